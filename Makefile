@@ -1,0 +1,33 @@
+# Two commands on a fresh machine: `make serve` (the main job) and `make test` (what CI runs).
+PY ?= python3
+STAMP := .cache/installed.stamp
+
+.PHONY: install serve test lint typecheck pytest art bench
+
+$(STAMP): pyproject.toml
+	$(PY) -m pip install -q -e '.[api,train,dev]'
+	mkdir -p .cache && touch $(STAMP)
+
+install: $(STAMP)
+
+# Third-party tile art for the synthetic photo engine, fetched from Debian and npm at build time.
+art:
+	@if [ -x scripts/fetch_art.sh ]; then scripts/fetch_art.sh; fi
+
+serve: install
+	mjlens serve
+
+lint: install
+	ruff check .
+	ruff format --check .
+
+typecheck: install
+	mypy scoring vision
+
+pytest: install art
+	$(PY) -m pytest -q
+
+test: lint typecheck pytest
+
+bench: install
+	$(PY) benchmarks/scoring.py

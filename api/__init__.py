@@ -1,0 +1,1 @@
+"""The HTTP API, the phone page and the `mjlens` command line: wiring only."""

@@ -1,0 +1,83 @@
+"""The `mjlens` command line: a thin dispatcher over one module per subcommand.
+
+Every failure reaches the user as one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+# name -> (module, one-line help). Each module lives in api/commands/.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("api.commands.score", "score a hand given in notation or as Hand JSON lines"),
+    "recognize": ("api.commands.recognize", "read a photo of a declared win and score it"),
+    "classify": ("api.commands.classify", "label single-tile crops"),
+    "serve": ("api.commands.serve", "start the HTTP API and the phone page"),
+    "synth": ("api.commands.synth", "render labeled synthetic photos of declared wins"),
+    "train": ("api.commands.train", "train the detector or the classifier (needs the train extra)"),
+    "eval": ("api.commands.eval", "measure the shipped models"),
+}
+
+
+class CliError(Exception):
+    """A user-facing failure: printed as one line, exit status 2."""
+
+
+def _load(name: str) -> ModuleType | None:
+    module_name, _ = COMMANDS[name]
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None  # subcommand not built yet in this checkout
+        raise
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mjlens", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (_, help_text) in COMMANDS.items():
+        # Import only the module the user asked for; list the others by name.
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text)
+            continue
+        module = _load(name)
+        if module is None:
+            continue
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(command_parser)
+        command_parser.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in args_list if a in COMMANDS), None)
+    parser = build_parser(only=chosen)
+    args = parser.parse_args(args_list)
+    module = getattr(args, "_module", None)
+    if module is None:
+        print(f"mjlens: error: '{args.command}' is not available in this build", file=sys.stderr)
+        return 2
+    try:
+        return int(module.run(args))
+    except CliError as exc:
+        print(f"mjlens: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("mjlens: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the promise is one line, never a traceback
+        print(f"mjlens: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

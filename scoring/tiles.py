@@ -1,0 +1,19 @@
+"""Tile codes of DESIGN.md and their fixed order.
+
+The order of `FACES` is also the classifier's class order (with `BACK` last): change it and
+every shipped model reads the wrong tile.
+"""
+
+from __future__ import annotations
+
+SUITS = ("m", "p", "s")  # characters 萬, dots 筒, bamboo 條
+SUITED: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
+WINDS: tuple[str, ...] = ("E", "S", "W", "N")
+DRAGONS: tuple[str, ...] = ("C", "F", "P")  # red 中, green 發, white 白
+HONORS: tuple[str, ...] = WINDS + DRAGONS
+# 1h-4h plum, orchid, chrysanthemum, bamboo (梅蘭菊竹); 5h-8h spring..winter (春夏秋冬)
+FLOWERS: tuple[str, ...] = tuple(f"{n}h" for n in range(1, 9))
+PLAYING: tuple[str, ...] = SUITED + HONORS  # the 34 tiles that form hands
+FACES: tuple[str, ...] = PLAYING + FLOWERS  # the 42 printed faces
+BACK = "back"
+CLASSES: tuple[str, ...] = (*FACES, BACK)  # 43 classifier classes

@@ -1,0 +1,84 @@
+"""The value that flows through vision: tiles found in one photo, as numpy arrays.
+
+Modelled on supervision's `Detections`: one dataclass of parallel arrays, validated once,
+filtered like numpy (`tiles[tiles.confidence > 0.5]`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from scoring.tiles import CLASSES
+
+FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def _empty_probs(n: int) -> FloatArray:
+    return np.zeros((n, len(CLASSES)), dtype=np.float32)
+
+
+@dataclass
+class Tiles:
+    """Tiles in one photo; all coordinates in the original photo's pixels.
+
+    Attributes:
+        xyxy: (n, 4) axis-aligned boxes x1, y1, x2, y2.
+        corners: (n, 4, 2) the face's corners top-left, top-right, bottom-right, bottom-left
+            as the face reads upright (so a rectifying warp yields an upright face).
+        confidence: (n,) detector confidence in [0, 1].
+        sideways: (n,) the tile lies rotated a quarter turn relative to its row (a claimed tile).
+        face_down: (n,) the back is up.
+        probs: (n, 43) class probabilities in `scoring.tiles.CLASSES` order; zeros until
+            classified.
+    """
+
+    xyxy: FloatArray
+    corners: FloatArray
+    confidence: FloatArray
+    sideways: BoolArray
+    face_down: BoolArray
+    probs: FloatArray = field(default_factory=lambda: _empty_probs(0))
+
+    def __post_init__(self) -> None:
+        n = len(self.xyxy)
+        self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(n, 4)
+        self.corners = np.asarray(self.corners, dtype=np.float32).reshape(n, 4, 2)
+        self.confidence = np.asarray(self.confidence, dtype=np.float32).reshape(n)
+        self.sideways = np.asarray(self.sideways, dtype=bool).reshape(n)
+        self.face_down = np.asarray(self.face_down, dtype=bool).reshape(n)
+        if len(self.probs) == 0 and n:
+            self.probs = _empty_probs(n)
+        self.probs = np.asarray(self.probs, dtype=np.float32).reshape(n, len(CLASSES))
+
+    @classmethod
+    def empty(cls) -> Tiles:
+        zeros = np.zeros((0,), dtype=np.float32)
+        return cls(zeros.reshape(0, 4), zeros.reshape(0, 4, 2), zeros, zeros > 0, zeros > 0)
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __getitem__(self, index: int | slice | npt.NDArray[np.bool_] | npt.NDArray[np.int_]) -> Tiles:
+        if isinstance(index, int):
+            index = np.array([index])
+        return Tiles(
+            self.xyxy[index],
+            self.corners[index],
+            self.confidence[index],
+            self.sideways[index],
+            self.face_down[index],
+            self.probs[index],
+        )
+
+    @property
+    def codes(self) -> list[str]:
+        """Most probable code per tile (`back` for a face-down tile)."""
+        return [CLASSES[i] for i in np.argmax(self.probs, axis=1)] if len(self) else []
+
+    @property
+    def centers(self) -> FloatArray:
+        return ((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2).astype(np.float32)
