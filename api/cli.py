@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the promise is one line, never a traceback
+    except Exception as exc:  # the promise: one line, never a traceback
         print(f"mjlens: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
 

@@ -1,1 +1,1 @@
-"""Shipped ONNX weights, their model cards, and the training entry points (torch at training time only)."""
+"""Shipped ONNX weights, their model cards, and training entry points (torch at training only)."""

@@ -15,6 +15,7 @@ from scoring.tiles import CLASSES
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
+Index = int | slice | npt.NDArray[np.bool_] | npt.NDArray[np.int_]
 
 
 def _empty_probs(n: int) -> FloatArray:
@@ -62,7 +63,7 @@ class Tiles:
     def __len__(self) -> int:
         return len(self.xyxy)
 
-    def __getitem__(self, index: int | slice | npt.NDArray[np.bool_] | npt.NDArray[np.int_]) -> Tiles:
+    def __getitem__(self, index: Index) -> Tiles:
         if isinstance(index, int):
             index = np.array([index])
         return Tiles(
