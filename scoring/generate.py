@@ -64,12 +64,13 @@ class Theme:
         ok: Callable[[str], bool],
         chow_share: float = 0.5,
         set_ok: Callable[[Meld], bool] | None = None,
+        pair_ok: Callable[[str], bool] | None = None,
     ) -> None:
         self.name = name
         keep = set_ok or (lambda meld: all(ok(t) for t in meld[1]))
         self.chows = [m for m in ALL_CHOWS if keep(m)]
         self.pungs = [m for m in ALL_PUNGS if keep(m)]
-        self.pairs = [t for t in PLAYING if ok(t) and (set_ok is None or set_ok(_pung(t)))]
+        self.pairs = [t for t in PLAYING if (pair_ok or (lambda t: ok(t) and keep(_pung(t))))(t)]
         self.chow_share = chow_share if self.chows and self.pungs else float(bool(self.chows))
 
     def draw_set(self, rng: random.Random) -> Meld:
@@ -89,6 +90,10 @@ def _void_pool(suit: str, honors: bool) -> Callable[[str], bool]:
     return lambda t: not t.endswith(suit) and (honors or t not in HONORS)
 
 
+def _plain(meld: Meld) -> bool:
+    return all(t not in HONORS and t not in TERMINALS for t in meld[1])
+
+
 def _themes() -> list[tuple[Theme, float]]:
     themes: list[tuple[Theme, float]] = [
         (Theme("any", lambda t: True), 6.0),
@@ -96,7 +101,7 @@ def _themes() -> list[tuple[Theme, float]]:
         (Theme("chows", lambda t: _rank(t) > 0, chow_share=1.0), 2.0),
         (Theme("simples", lambda t: 2 <= _rank(t) <= 8), 1.5),
         (Theme("terminals+honors", lambda t: t in TERMINALS or t in HONORS, 0.0), 0.7),
-        (Theme("terminals", lambda t: t in TERMINALS, 0.0), 0.3),
+        (Theme("terminals", lambda t: t in TERMINALS, 0.0), 0.5),
         (Theme("honors", lambda t: t in HONORS, 0.0), 0.4),
         (Theme("upper", _suited_in(range(7, 10))), 0.4),
         (Theme("middle", _suited_in(range(4, 7))), 0.4),
@@ -119,6 +124,8 @@ def _themes() -> list[tuple[Theme, float]]:
             ),
             0.6,
         ),
+        # suited sets around an honor pair: the likeliest home of a Chicken Hand (无番和)
+        (Theme("honor pair", lambda t: True, 0.7, _plain, lambda t: t in HONORS), 1.0),
     ]
     for suit in SUITS:
         themes += [
@@ -384,6 +391,7 @@ def _flags(rng: random.Random, melds: list[Json], hidden: list[str], winning: st
 
 def _finish(rng: random.Random, melds: list[Json], hidden: list[str], winning: str) -> Json:
     flowers = sorted(rng.sample(FLOWER_CODES, rng.choice((0, 0, 0, 1, 2, 3, rng.randint(4, 8)))))
+    count_only = rng.random() < 0.05  # Hand JSON also allows a bare count of flowers
     return {
         "melds": melds,
         "concealed": sorted(hidden, key=ORDER.__getitem__),
@@ -391,7 +399,7 @@ def _finish(rng: random.Random, melds: list[Json], hidden: list[str], winning: s
         **_flags(rng, melds, hidden, winning),
         "seat_wind": rng.choice(WINDS),
         "prevalent_wind": rng.choice(WINDS),
-        "flowers": flowers,
+        "flowers": len(flowers) if count_only else flowers,
     }
 
 
