@@ -51,9 +51,11 @@ def _check_hand(hand: dict) -> None:
     everything = Counter([*concealed, winning, *(t for m in melds for t in m["tiles"])])
     assert max(everything.values()) <= 4
     assert all(t in PLAYING for t in everything)
-    assert all(f in FLOWERS for f in hand["flowers"]) and len(set(hand["flowers"])) == len(
-        hand["flowers"]
-    )
+    flowers = hand["flowers"]
+    if isinstance(flowers, int):
+        assert 0 <= flowers <= 8
+    else:
+        assert all(f in FLOWERS for f in flowers) and len(set(flowers)) == len(flowers)
     assert hand["seat_wind"] in WINDS and hand["prevalent_wind"] in WINDS
     in_melds = sum(m["tiles"].count(winning) for m in melds)
     if hand["last_tile"]:
