@@ -1,0 +1,228 @@
+"""The HTTP API and the phone page: `create_app()` wires scoring and vision to routes.
+
+Routes only translate between HTTP and the Python seams of docs/INTERFACES.md; the caps
+live in api.limits, body reading in api.uploads, the recognizer's lifecycle in
+api.inference and every error shape in api.problems.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from api.context import DEFAULT_RULESETS, parse_context, parse_ruleset
+from api.inference import RecognizerFactory, RecognizerHost, default_recognizer
+from api.limits import Limits
+from api.problems import (
+    CATALOGUE,
+    INVALID_HAND,
+    NO_SCORING,
+    NOT_FOUND,
+    Problem,
+    install_problem_handlers,
+    problem_response,
+)
+from api.schemas import HAND_SCHEMA, RECOGNIZE_FORM_SCHEMA, SCORE_SCHEMA, problem_responses
+from api.uploads import read_json, read_photo_form, sniff_image
+
+log = logging.getLogger("mjlens.api")
+
+STATIC = Path(__file__).parent / "static"
+PHOTO_FIELD = "photo"
+
+
+class PlainJSONResponse(JSONResponse):
+    """JSON that tolerates numpy scalars and arrays a recognizer may leave in its output."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, default=_plain).encode("utf-8")
+
+
+def _plain(value: Any) -> Any:
+    for method in ("tolist", "item"):
+        if hasattr(value, method):
+            return getattr(value, method)()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+@dataclass
+class Scoring:
+    """The scoring package, or why it could not be imported (it is built in parallel)."""
+
+    module: ModuleType | None
+    error: str | None
+
+    @classmethod
+    def load(cls) -> Scoring:
+        try:
+            import scoring
+
+            for name in ("score", "parse_hand", "HandError", "FAN_TABLE", "RULESETS"):
+                getattr(scoring, name)
+        except (ImportError, AttributeError) as exc:
+            return cls(None, f"scoring is not available in this build: {exc}")
+        return cls(scoring, None)
+
+    @property
+    def rulesets(self) -> tuple[str, ...]:
+        return tuple(self.module.RULESETS) if self.module else DEFAULT_RULESETS
+
+    def require(self) -> ModuleType:
+        if self.module is None:
+            raise Problem(NO_SCORING, self.error or "scoring is not available")
+        return self.module
+
+
+def create_app(
+    recognizer_factory: RecognizerFactory | None = None, limits: Limits | None = None
+) -> FastAPI:
+    """The FastAPI app. `recognizer_factory` builds the recognizer (tests inject a fake)."""
+    limits = limits or Limits.from_env()
+    host = RecognizerHost(recognizer_factory or default_recognizer, limits)
+    scoring = Scoring.load()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        host.start_loading()
+        yield
+        host.close()
+
+    app = FastAPI(
+        title="mjlens",
+        summary="Photograph a declared Mahjong win; get the tiles, melds and MCR score.",
+        version="0.1.0",
+        lifespan=lifespan,
+        default_response_class=PlainJSONResponse,
+    )
+    app.state.host = host
+    app.state.limits = limits
+    install_problem_handlers(app)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> Response:
+        index = STATIC / "index.html"
+        if not index.is_file():
+            raise Problem(NOT_FOUND, "the web page is not bundled in this build")
+        return FileResponse(index, media_type="text/html; charset=utf-8")
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, str]:
+        """The process is alive and serving (it says nothing of the models)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["health"], responses=problem_responses(503))
+    async def readyz(request: Request) -> Response:
+        """200 once the recognition models are loaded; 503 problem until then."""
+        if not host.ready:
+            problem = host.not_ready_problem()
+            return problem_response(request, problem.kind, problem.detail, headers=problem.headers)
+        return PlainJSONResponse({"status": "ready", "scoring": scoring.error is None})
+
+    @app.get("/v1/fans", tags=["scoring"])
+    async def fans() -> dict[str, Any]:
+        """The fan table: id, names in English and Chinese, points, what each one excludes."""
+        module = scoring.require()
+        rows = [
+            {
+                "id": row.id,
+                "name_en": row.name_en,
+                "name_zh": row.name_zh,
+                "points": row.points,
+                "excludes": list(row.excludes),
+                "description": row.description,
+            }
+            for row in module.FAN_TABLE
+        ]
+        return {"ruleset": "mcr", "fans": rows}
+
+    @app.post(
+        "/v1/score",
+        tags=["scoring"],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": HAND_SCHEMA}},
+            }
+        },
+        responses={
+            200: {"content": {"application/json": {"schema": SCORE_SCHEMA}}},
+            **problem_responses(400, 413, 415, 422),
+        },
+    )
+    async def score_hand(
+        request: Request,
+        ruleset: str = Query("mcr", description="mcr, mcr-mil, sichuan, shanghai or beijing"),
+    ) -> Response:
+        """Score a Hand JSON. A hand that is not a win answers 200 with `valid: false`."""
+        module = scoring.require()
+        chosen = parse_ruleset(ruleset, scoring.rulesets)
+        data = await read_json(request, limits)
+        if not isinstance(data, dict):
+            raise Problem(
+                INVALID_HAND,
+                f"the body must be a Hand JSON object, not {_json_type(data)}",
+                pointer="",
+            )
+        try:
+            hand = module.parse_hand(data)
+        except module.HandError as exc:
+            pointer = getattr(exc, "pointer", None)
+            raise Problem(INVALID_HAND, str(exc), pointer=pointer or "") from None
+        result = await run_in_threadpool(module.score, hand, chosen)
+        return PlainJSONResponse(result.to_json())
+
+    @app.post(
+        "/v1/recognize",
+        tags=["vision"],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"multipart/form-data": {"schema": RECOGNIZE_FORM_SCHEMA}},
+            }
+        },
+        responses=problem_responses(400, 413, 415, 422, 503),
+    )
+    async def recognize(request: Request) -> Response:
+        """Read a photo of a declared win: tiles (boxes in original pixels), melds, hand, score,
+        warnings, the review flag, per-stage timings, model versions and the photo's SHA-256."""
+        started = time.perf_counter()
+        async with host.admission():
+            form = await read_photo_form(request, limits, PHOTO_FIELD)
+            context, ruleset = parse_context(form.fields, scoring.rulesets)
+            sniff_image(form.photo)
+            if not host.ready:
+                raise host.not_ready_problem()
+            result, wait_ms = await host.recognize(form.photo, context, ruleset)
+        timings = result.setdefault("timings_ms", {})
+        if isinstance(timings, dict):
+            timings["api_queue"] = round(wait_ms, 1)
+            timings["api_total"] = round((time.perf_counter() - started) * 1000, 1)
+        return PlainJSONResponse(result)
+
+    @app.get("/problems/{slug}", tags=["errors"])
+    async def problem_type(slug: str) -> dict[str, Any]:
+        """What a problem `type` means (the `type` of every error points here)."""
+        for kind in CATALOGUE:
+            if kind.slug == slug:
+                return {"type": kind.type, "title": kind.title, "status": kind.status}
+        raise Problem(NOT_FOUND, f"no problem type {slug!r}")
+
+    return app
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")

@@ -1,0 +1,50 @@
+"""The caps that keep one process's memory and CPU bounded whatever clients send.
+
+Defaults suit a phone photo (2-8 MB JPEG) on a small server; `Limits.from_env` lets an
+operator change them with MJLENS_* environment variables without touching code.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    photo_bytes: int = 20 * MIB  # the photo file part
+    form_overhead_bytes: int = 64 * 1024  # boundaries, part headers and context fields
+    field_bytes: int = 1024  # one context field (a wind, a flag, a count)
+    form_fields: int = 16  # context fields per request
+    json_bytes: int = 64 * 1024  # a Hand JSON body; a real one is under 1 KB
+    json_depth: int = 32  # nesting in a Hand JSON body; a real one has depth 3
+    # Recognition runs on this many worker threads; more requests wait in line.
+    workers: int = 2
+    # Requests admitted to /v1/recognize at once (uploading, waiting or running): bounds the
+    # memory that buffered uploads can take (admitted * photo_bytes).
+    admitted: int = 24
+    queue_wait_s: float = 20.0  # how long an admitted request may wait for a worker
+    retry_after_s: int = 5  # the Retry-After hint on 503
+    model_retry_s: float = 30.0  # how often to retry loading models that failed to load
+
+    @property
+    def form_bytes(self) -> int:
+        return self.photo_bytes + self.form_overhead_bytes
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
+        """Limits with any MJLENS_<FIELD> variable (e.g. MJLENS_PHOTO_BYTES) applied."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for field in fields(cls):
+            raw = env.get(f"MJLENS_{field.name.upper()}")
+            if raw is None:
+                continue
+            kind = float if field.type in ("float", float) else int
+            try:
+                values[field.name] = kind(raw)
+            except ValueError as exc:
+                raise ValueError(f"MJLENS_{field.name.upper()}={raw!r} is not a number") from exc
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,119 @@
+"""JSON Schemas of DESIGN.md's Hand and Score, for the OpenAPI page at /docs only.
+
+Requests are validated by `scoring.parse_hand` (one source of truth for what a hand is);
+these schemas document the contract and never reject anything themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.context import CONTEXT_FIELDS
+
+_TILE = {"type": "string", "description": "tile code: 1m-9m, 1p-9p, 1s-9s, E S W N, C F P"}
+_FLAG = {"type": "boolean", "default": False}
+
+HAND_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Hand",
+    "required": ["concealed", "winning_tile"],
+    "properties": {
+        "melds": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["type", "tiles"],
+                "properties": {
+                    "type": {"enum": ["chow", "pung", "kong"]},
+                    "tiles": {"type": "array", "items": _TILE, "minItems": 3, "maxItems": 4},
+                    "concealed": _FLAG,
+                    "claimed_from": {"enum": ["left", "opposite", "right"]},
+                    "claimed_tile": _TILE,
+                },
+            },
+        },
+        "concealed": {"type": "array", "items": _TILE, "description": "without the winning tile"},
+        "winning_tile": _TILE,
+        "self_drawn": _FLAG,
+        "seat_wind": {"enum": ["E", "S", "W", "N"], "default": "E"},
+        "prevalent_wind": {"enum": ["E", "S", "W", "N"], "default": "E"},
+        "flowers": {
+            "oneOf": [
+                {"type": "array", "items": {"type": "string", "pattern": "^[1-8]h$"}},
+                {"type": "integer", "minimum": 0, "maximum": 8},
+            ]
+        },
+        "last_tile": {**_FLAG, "description": "和绝张: the last tile of its kind"},
+        "last_of_wall": {**_FLAG, "description": "妙手回春 / 海底捞月"},
+        "kong_replacement": {**_FLAG, "description": "杠上开花"},
+        "robbing_kong": {**_FLAG, "description": "抢杠和"},
+    },
+    "example": {
+        "melds": [
+            {"type": "chow", "tiles": ["4s", "5s", "6s"], "claimed_from": "left"},
+            {"type": "pung", "tiles": ["E", "E", "E"], "claimed_from": "right"},
+        ],
+        "concealed": ["1m", "2m", "3m", "7p", "8p", "9p", "5p"],
+        "winning_tile": "5p",
+        "self_drawn": False,
+        "seat_wind": "E",
+        "prevalent_wind": "E",
+        "flowers": ["1h"],
+    },
+}
+
+SCORE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Score",
+    "properties": {
+        "ruleset": {"type": "string"},
+        "valid": {"type": "boolean"},
+        "total": {"type": "integer"},
+        "meets_minimum": {"type": "boolean"},
+        "fans": {"type": "array", "items": {"type": "object"}},
+        "excluded": {"type": "array", "items": {"type": "object"}},
+        "flower_points": {"type": "integer"},
+        "payments": {"type": "object"},
+        "error": {"type": ["string", "null"]},
+    },
+}
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Problem (RFC 9457)",
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "instance": {"type": "string"},
+        "pointer": {"type": "string", "description": "JSON pointer to the bad field (422)"},
+    },
+}
+
+_CONTEXT_PROPS: dict[str, Any] = {name: {"type": "string"} for name in (*CONTEXT_FIELDS, "ruleset")}
+_CONTEXT_PROPS["seat_wind"] = {"enum": ["E", "S", "W", "N"]}
+_CONTEXT_PROPS["prevalent_wind"] = {"enum": ["E", "S", "W", "N"]}
+_CONTEXT_PROPS["flowers"] = {"type": "string", "description": "a count 0-8 or codes like 1h,5h"}
+_CONTEXT_PROPS["concealed_kongs"] = {"type": "integer", "minimum": 0, "maximum": 4}
+for _flag in ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong"):
+    _CONTEXT_PROPS[_flag] = {"type": "boolean"}
+
+RECOGNIZE_FORM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["photo"],
+    "properties": {
+        "photo": {"type": "string", "format": "binary", "description": "JPEG, PNG or WebP"},
+        **_CONTEXT_PROPS,
+    },
+}
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {
+        status: {
+            "description": "a problem (RFC 9457)",
+            "content": {"application/problem+json": {"schema": PROBLEM_SCHEMA}},
+        }
+        for status in statuses
+    }

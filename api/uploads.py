@@ -1,0 +1,191 @@
+"""Reading request bodies within their caps: JSON hands and the multipart photo form.
+
+Bodies are counted while they stream in, so an oversized upload is refused after `cap`
+bytes, whatever its Content-Length says (chunked uploads carry none). Nothing here decodes
+pixels: the photo's bytes go to the recognizer, whose loader checks the header first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
+
+from api.limits import MIB, Limits
+from api.problems import BAD_JSON, BAD_MULTIPART, BAD_REQUEST, TOO_LARGE, UNSUPPORTED_MEDIA, Problem
+
+JSON_TYPES = ("application/json",)
+IMAGE_FORMATS = "JPEG, PNG or WebP"
+
+
+def _size(n: int) -> str:
+    return f"{n / MIB:.1f} MiB" if n >= MIB else f"{n / 1024:.0f} KiB"
+
+
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+def _check_declared_length(request: Request, cap: int, what: str) -> None:
+    declared = request.headers.get("content-length")
+    if declared is None:
+        return
+    try:
+        length = int(declared)
+    except ValueError:
+        raise Problem(BAD_REQUEST, "Content-Length is not a number") from None
+    if length > cap:
+        raise Problem(TOO_LARGE, f"{what} is {_size(length)}, over the limit of {_size(cap)}")
+
+
+async def capped_stream(request: Request, cap: int, what: str) -> AsyncGenerator[bytes, None]:
+    """The request body, chunk by chunk; raises 413 as soon as more than `cap` bytes came."""
+    _check_declared_length(request, cap, what)
+    seen = 0
+    async for chunk in request.stream():
+        seen += len(chunk)
+        if seen > cap:
+            raise Problem(TOO_LARGE, f"{what} is over the limit of {_size(cap)}")
+        yield chunk
+
+
+async def read_json(request: Request, limits: Limits) -> Any:
+    """The body parsed as JSON, or a 400/413/415 problem that says why not."""
+    media = _media_type(request)
+    if media and media not in JSON_TYPES and not media.endswith("+json"):
+        raise Problem(
+            UNSUPPORTED_MEDIA, f"send Hand JSON as application/json, not {media or 'nothing'}"
+        )
+    body = bytearray()
+    async for chunk in capped_stream(request, limits.json_bytes, "the JSON body"):
+        body.extend(chunk)
+    if not body.strip():
+        raise Problem(BAD_JSON, "the body is empty: send a Hand JSON object")
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Problem(BAD_JSON, f"the body is not UTF-8 (byte {exc.start})") from None
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise Problem(
+            BAD_JSON, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except (RecursionError, ValueError) as exc:
+        raise Problem(BAD_JSON, f"invalid JSON: {exc}") from None
+    if _depth(value, limits.json_depth) > limits.json_depth:
+        raise Problem(BAD_JSON, f"the JSON nests deeper than {limits.json_depth} levels")
+    return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _depth(value: Any, limit: int, level: int = 1) -> int:
+    # Iterates no deeper than `limit` + 1, so a deep document cannot exhaust the stack later.
+    if level > limit:
+        return level
+    children = (
+        value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    )
+    return max((_depth(child, limit, level + 1) for child in children), default=level)
+
+
+@dataclass
+class PhotoForm:
+    """The multipart form of /v1/recognize: the photo bytes and the raw context fields."""
+
+    photo: bytes
+    filename: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+async def read_photo_form(request: Request, limits: Limits, photo_field: str) -> PhotoForm:
+    """Parse the multipart form within the caps; the photo part must be a file."""
+    media = _media_type(request)
+    if media != "multipart/form-data":
+        raise Problem(
+            UNSUPPORTED_MEDIA,
+            f"send multipart/form-data with the photo in a file field '{photo_field}', "
+            f"not {media or 'a body without Content-Type'}",
+        )
+    parser = MultiPartParser(
+        request.headers,
+        capped_stream(request, limits.form_bytes, "the upload"),
+        max_files=1,
+        max_fields=limits.form_fields,
+        max_part_size=limits.field_bytes,
+    )
+    try:
+        form = await parser.parse()
+    except MultiPartException as exc:
+        raise _multipart_problem(exc.message, limits, photo_field) from None
+    try:
+        return await _collect(form.multi_items(), limits, photo_field)
+    finally:
+        await form.close()
+
+
+def _multipart_problem(message: str, limits: Limits, photo_field: str) -> Problem:
+    if "maximum size" in message:
+        return Problem(
+            TOO_LARGE,
+            f"a form field is over {_size(limits.field_bytes)}; send the photo as a file part "
+            f"named '{photo_field}' (with a filename)",
+        )
+    if message.startswith("Too many files"):
+        return Problem(TOO_LARGE, f"send one file only, the photo in '{photo_field}'")
+    if message.startswith("Too many fields"):
+        return Problem(TOO_LARGE, f"more than {limits.form_fields} form fields")
+    return Problem(BAD_MULTIPART, f"malformed multipart form: {message}")
+
+
+async def _collect(
+    items: list[tuple[str, str | UploadFile]], limits: Limits, photo_field: str
+) -> PhotoForm:
+    photo: bytes | None = None
+    filename = ""
+    values: dict[str, str] = {}
+    for name, value in items:
+        if isinstance(value, str):
+            if name in values:
+                raise Problem(BAD_MULTIPART, f"the field '{name}' is given twice")
+            values[name] = value
+            continue
+        if name != photo_field:
+            raise Problem(
+                BAD_MULTIPART, f"unexpected file field '{name}': send the photo as '{photo_field}'"
+            )
+        # Within the form cap already; read() copies out of the spooled temporary file.
+        photo = await value.read(limits.photo_bytes + 1)
+        if len(photo) > limits.photo_bytes:
+            raise Problem(TOO_LARGE, f"the photo is over the limit of {_size(limits.photo_bytes)}")
+        filename = value.filename or ""
+    if photo is None:
+        hint = " (it came as a text field: attach a file)" if photo_field in values else ""
+        raise Problem(BAD_MULTIPART, f"the form has no file field '{photo_field}'{hint}")
+    return PhotoForm(photo=photo, filename=filename, fields=values)
+
+
+def sniff_image(data: bytes) -> None:
+    """Refuse, before queueing for the recognizer, bytes that are plainly not a photo.
+
+    Only the magic numbers: the recognizer's loader does the full header and size checks.
+    """
+    if not data:
+        raise Problem(UNSUPPORTED_MEDIA, "the photo is empty (0 bytes)")
+    if data[:3] == b"\xff\xd8\xff" or data[:8] == b"\x89PNG\r\n\x1a\n":
+        return
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return
+    if data[4:8] == b"ftyp":
+        raise Problem(
+            UNSUPPORTED_MEDIA, f"HEIC/AVIF photos are not supported: share it as {IMAGE_FORMATS}"
+        )
+    raise Problem(UNSUPPORTED_MEDIA, f"the photo is not a {IMAGE_FORMATS} image")
