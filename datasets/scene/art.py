@@ -1,0 +1,87 @@
+"""Face art for one physical set: one source, one style, every code drawn the same way.
+
+A real table holds one set, so all tiles in a scene share a source and a style seed: each code
+is asked of the source with a generator seeded the same way, then cached. The art's own paper
+colour is mapped onto the set's ivory so the face blends into the body.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scoring.tiles import BACK, FACES
+
+
+def _stand_in(code: str) -> np.ndarray:
+    """A code's text on a white card: used only when datasets.faces is missing."""
+    card = np.full((160, 120, 3), 250, np.uint8)
+    scale = 1.6 if len(code) == 1 else 1.2
+    (tw, th), _ = cv2.getTextSize(code, cv2.FONT_HERSHEY_SIMPLEX, scale, 3)
+    cv2.putText(
+        card,
+        code,
+        ((120 - tw) // 2, (160 + th) // 2),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (30, 30, 180),
+        3,
+        cv2.LINE_AA,
+    )
+    return card
+
+
+def available_sources() -> tuple[str, ...]:
+    try:
+        from datasets.faces import SOURCES
+    except ImportError:
+        return ("stand-in",)
+    return tuple(SOURCES)
+
+
+def source_codes(name: str) -> frozenset[str]:
+    if name == "stand-in":
+        return frozenset(FACES)
+    from datasets.faces import get_source
+
+    return frozenset(get_source(name).codes)
+
+
+class FaceSet:
+    """The faces of one set in one scene: BGR arrays, paper colour matched to `ivory_bgr`."""
+
+    def __init__(self, source: str, style_seed: int, ivory_bgr: tuple[int, int, int]) -> None:
+        self.source = source
+        self.style_seed = style_seed
+        self.ivory = np.asarray(ivory_bgr, np.float32)
+        self._cache: dict[str, np.ndarray] = {}
+        self._src = None
+        if source != "stand-in":
+            from datasets.faces import get_source
+
+            self._src = get_source(source)
+        self.codes = source_codes(source) - {BACK}
+
+    def face(self, code: str) -> np.ndarray:
+        if code not in self._cache:
+            if self._src is None:
+                art = _stand_in(code)
+            else:
+                rgb = self._src.face(code, np.random.default_rng(self.style_seed))
+                art = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)
+            self._cache[code] = self._on_ivory(art)
+        return self._cache[code]
+
+    def _on_ivory(self, art: np.ndarray) -> np.ndarray:
+        border = np.concatenate(
+            [
+                art[:3].reshape(-1, 3),
+                art[-3:].reshape(-1, 3),
+                art[:, :3].reshape(-1, 3),
+                art[:, -3:].reshape(-1, 3),
+            ]
+        )
+        paper = np.median(border, axis=0).astype(np.float32)
+        # Dark-framed art keeps its colours (just tinted); paper-backed art gets the set's ivory.
+        gain = self.ivory / 255.0 if paper.min() < 120 else self.ivory / np.maximum(paper, 1.0)
+        return np.clip(art.astype(np.float32) * gain, 0, 255).astype(np.uint8)

@@ -1,0 +1,142 @@
+"""Procedural table tops: felt, wood, cloth, stone, paper and cluttered tables, random colours.
+
+Each texture is drawn flat (a square of table seen from above) and later laid on the table
+plane through the camera, so its grain shrinks with distance like a real table top. No
+third-party images.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+TEXTURE_PX = 768
+
+
+def _noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
+    """Smooth value noise in [0, 1]: random cells upscaled bicubically."""
+    grid = rng.random((cells, cells), dtype=np.float32)
+    return np.clip(cv2.resize(grid, (size, size), interpolation=cv2.INTER_CUBIC), 0, 1)
+
+
+def _fractal(rng: np.random.Generator, size: int, octaves: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros((size, size), np.float32)
+    weight = 1.0
+    for cells in octaves:
+        out += weight * (_noise(rng, size, cells) - 0.5)
+        weight *= 0.55
+    return out
+
+
+def _colourize(shade: np.ndarray, base: np.ndarray, spread: float) -> np.ndarray:
+    img = base[None, None, :] * (1.0 + spread * shade[..., None])
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def felt(rng: np.random.Generator, size: int) -> np.ndarray:
+    hues = [(60, 110, 30), (110, 70, 20), (30, 30, 120), (60, 60, 60), (90, 40, 60)]
+    base = np.array(hues[rng.integers(len(hues))], np.float32) * rng.uniform(0.6, 1.5)
+    shade = _fractal(rng, size, (4, 16)) * 0.5 + (rng.random((size, size), np.float32) - 0.5) * 0.35
+    return _colourize(shade, base, 0.6)
+
+
+def wood(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = np.array([rng.uniform(30, 90), rng.uniform(60, 130), rng.uniform(100, 190)], np.float32)
+    y = np.mgrid[0:size, 0:size][0].astype(np.float32)
+    warp = _fractal(rng, size, (3, 8)) * rng.uniform(20, 60)
+    freq = rng.uniform(0.04, 0.15)
+    rings = np.sin((y + warp) * freq + _noise(rng, size, 6) * 4)
+    streak = (rng.random((size, 1), np.float32) - 0.5) * 0.3  # fine fibres along the grain
+    shade = 0.35 * rings + streak + _fractal(rng, size, (24,)) * 0.15
+    if rng.random() < 0.3:  # planks
+        period = int(rng.uniform(90, 250))
+        shade[(y.astype(int) % period) < 2] -= 0.6
+    return _colourize(shade, base, 0.5)
+
+
+def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = rng.uniform(40, 230, 3).astype(np.float32)
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    period = rng.uniform(3, 8)
+    weave = np.sin(x * 2 * np.pi / period) * np.sin(y * 2 * np.pi / period)
+    shade = 0.15 * weave + _fractal(rng, size, (3, 12)) * 0.3
+    if rng.random() < 0.4:  # checks or stripes
+        stripe = rng.uniform(20, 80)
+        shade += 0.25 * (np.sin(x * 2 * np.pi / stripe) > 0.6)
+        if rng.random() < 0.5:
+            shade += 0.25 * (np.sin(y * 2 * np.pi / stripe) > 0.6)
+    return _colourize(shade, base, 0.6)
+
+
+def stone(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = np.full(3, rng.uniform(80, 235), np.float32) + rng.normal(0, 12, 3).astype(np.float32)
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    turb = _fractal(rng, size, (3, 6, 12, 24))
+    angle = rng.uniform(0, np.pi)
+    veins = np.abs(
+        np.sin((x * np.cos(angle) + y * np.sin(angle)) * rng.uniform(0.01, 0.04) + turb * 8)
+    )
+    shade = -0.5 * (veins < 0.08) * rng.uniform(0.3, 1) + turb * 0.25
+    shade += (rng.random((size, size), np.float32) - 0.5) * 0.08  # speckle
+    return _colourize(cv2.GaussianBlur(shade, (0, 0), 1.0), base, 0.6)
+
+
+def paper(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = np.array(
+        [rng.uniform(200, 245), rng.uniform(215, 250), rng.uniform(225, 252)], np.float32
+    )
+    shade = _fractal(rng, size, (2, 8)) * 0.1 + (rng.random((size, size), np.float32) - 0.5) * 0.05
+    img = _colourize(shade, base, 1.0)
+    if rng.random() < 0.5:  # ruled or printed lines
+        step = int(rng.uniform(25, 60))
+        for yy in range(step, size, step):
+            cv2.line(img, (0, yy), (size, yy), (200, 170, 150), 1, cv2.LINE_AA)
+    return img
+
+
+def clutter(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Any table top with everyday objects on it: cups, phones, coins, cards, scorepads."""
+    img = TABLES[rng.integers(5)](rng, size)
+    for _ in range(int(rng.integers(3, 10))):
+        colour = tuple(float(c) for c in rng.uniform(0, 255, 3))
+        cx, cy = (float(v) for v in rng.uniform(0, size, 2))
+        shape = rng.integers(4)
+        shadow = img.copy()
+        if shape == 0:  # cup or coin from above: a disc with a rim
+            r = float(rng.uniform(10, 120))
+            cv2.circle(shadow, (int(cx + 6), int(cy + 6)), int(r), (0, 0, 0), -1, cv2.LINE_AA)
+            img = cv2.addWeighted(img, 0.6, shadow, 0.4, 0)
+            cv2.circle(img, (int(cx), int(cy)), int(r), colour, -1, cv2.LINE_AA)
+            rim = tuple(min(255.0, c * 1.3 + 30) for c in colour)
+            cv2.circle(img, (int(cx), int(cy)), int(r), rim, max(2, int(r * 0.1)), cv2.LINE_AA)
+        elif shape in (1, 2):  # phone, card, scorepad
+            w, h = rng.uniform(40, 260, 2)
+            box = cv2.boxPoints(((cx, cy), (float(w), float(h)), float(rng.uniform(0, 180))))
+            cv2.fillConvexPoly(shadow, (box + 6).astype(np.int32), (0, 0, 0), cv2.LINE_AA)
+            img = cv2.addWeighted(img, 0.6, shadow, 0.4, 0)
+            cv2.fillConvexPoly(img, box.astype(np.int32), colour, cv2.LINE_AA)
+        else:  # pen, chopstick, cable
+            p0 = rng.uniform(0, size, 2).astype(int)
+            p1 = rng.uniform(0, size, 2).astype(int)
+            cv2.line(img, tuple(p0), tuple(p1), colour, int(rng.integers(3, 12)), cv2.LINE_AA)
+    return img
+
+
+TABLES = (felt, wood, cloth, stone, paper)
+KINDS = {
+    "felt": felt,
+    "wood": wood,
+    "cloth": cloth,
+    "stone": stone,
+    "paper": paper,
+    "clutter": clutter,
+}
+WEIGHTS = {"felt": 0.3, "wood": 0.25, "cloth": 0.12, "stone": 0.1, "paper": 0.06, "clutter": 0.17}
+
+
+def table_texture(rng: np.random.Generator, kind: str | None = None) -> tuple[np.ndarray, str]:
+    """A square BGR texture of the table top and the kind drawn."""
+    if kind is None:
+        names = list(WEIGHTS)
+        kind = str(rng.choice(names, p=np.array(list(WEIGHTS.values())) / sum(WEIGHTS.values())))
+    return KINDS[kind](rng, TEXTURE_PX), kind

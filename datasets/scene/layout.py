@@ -1,0 +1,217 @@
+"""Where each tile lies on the table: declared wins as the rule book lays them out, rack rows,
+scattered tiles and piles. Produces `Placement`s in world millimetres; nothing is drawn here.
+
+A declared win (MCR): concealed tiles in a row; each exposed chow, pung or kong as a group with
+the claimed tile turned a quarter turn at the end that points to the player it came from (left
+player -> left end, opposite -> middle, right -> right end); a concealed kong face-down or with
+its two ends face-down; the winning tile a little apart; flowers aside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from datasets.scene.body import Pose, TileStyle, flat_pose, standing_pose
+
+SUIT_ORDER = {"m": 0, "p": 1, "s": 2, "h": 4}
+
+
+@dataclass
+class Placement:
+    code: str  # the tile's true identity
+    pose: Pose
+    face_down: bool
+    sideways: bool
+    role: str  # concealed | meld | winning | flower | loose
+    meld_id: int | None = None
+
+
+@dataclass
+class _Slot:
+    """A tile in a row before it has world coordinates."""
+
+    code: str
+    role: str
+    meld_id: int | None = None
+    sideways: bool = False
+    face_down: bool = False
+
+
+def _sort_key(code: str) -> tuple[int, int]:
+    if code[0].isdigit():
+        return SUIT_ORDER[code[1]], int(code[0])
+    return 3, "ESWNCFP".index(code)
+
+
+def _meld_slots(meld: Mapping[str, Any], meld_id: int, rng: np.random.Generator) -> list[_Slot]:
+    tiles = list(meld["tiles"])
+    kind = meld["type"]
+    if kind == "kong" and meld.get("concealed"):
+        slots = [_Slot(t, "meld", meld_id) for t in tiles]
+        ends_only = rng.random() < 0.5  # both customs are seen at tables
+        for i, slot in enumerate(slots):
+            slot.face_down = not ends_only or i in (0, 3)
+        return slots
+    side = meld.get("claimed_from", "left")
+    if kind == "chow":
+        claimed = meld.get("claimed_tile", tiles[0])
+        rest = list(tiles)
+        rest.remove(claimed)
+        # Some players move the claimed tile to the left end, others turn it in place.
+        tiles = [claimed, *rest] if rng.random() < 0.6 else tiles
+        turned = tiles.index(claimed)
+    else:
+        if side == "left":
+            turned = 0
+        elif side == "right":
+            turned = len(tiles) - 1
+        else:  # opposite: the middle, either middle tile of a kong
+            turned = 1 if len(tiles) == 3 else int(rng.integers(1, 3))
+    slots = [_Slot(t, "meld", meld_id) for t in tiles]
+    slots[turned].sideways = True
+    return slots
+
+
+class _RowBuilder:
+    """Lays slots left to right along x from a near edge at y, tiles touching their neighbours."""
+
+    def __init__(self, style: TileStyle, rng: np.random.Generator, sideways_yaw: float) -> None:
+        self.style, self.rng, self.sideways_yaw = style, rng, sideways_yaw
+        self.out: list[Placement] = []
+
+    def row(self, slots: list[_Slot], x: float, y: float, yaw: float = 0.0) -> float:
+        """Place `slots` starting at x; return the x just past the last tile."""
+        st, rng = self.style, self.rng
+        for slot in slots:
+            along, depth = (st.height, st.width) if slot.sideways else (st.width, st.height)
+            cx = x + along / 2 + rng.normal(0, 0.25)
+            cy = y + depth / 2 + rng.normal(0, 0.3)
+            tile_yaw = yaw + (self.sideways_yaw if slot.sideways else 0.0) + rng.normal(0, 0.8)
+            pose = flat_pose(cx, cy, tile_yaw, st, face_down=slot.face_down)
+            self.out.append(
+                Placement(slot.code, pose, slot.face_down, slot.sideways, slot.role, slot.meld_id)
+            )
+            x += along + abs(rng.normal(0, 0.25))
+        return x
+
+    def width(self, slots: list[_Slot]) -> float:
+        st = self.style
+        return sum(st.height if s.sideways else st.width for s in slots)
+
+
+def declared_win(
+    hand: Mapping[str, Any], style: TileStyle, rng: np.random.Generator
+) -> list[Placement]:
+    """The winner's tiles laid out for the others to check, in one of the usual arrangements."""
+    concealed = [str(t) for t in hand["concealed"]]
+    if rng.random() < 0.85:  # most players keep their hand sorted
+        concealed.sort(key=_sort_key)
+    hidden = [_Slot(t, "concealed") for t in concealed]
+    melds = [_meld_slots(m, i, rng) for i, m in enumerate(hand.get("melds", []))]
+    rng.shuffle(melds)  # the order they were claimed in
+    flowers = hand.get("flowers", [])
+    flower_slots = [_Slot(str(f), "flower") for f in flowers] if isinstance(flowers, list) else []
+    winning = _Slot(str(hand["winning_tile"]), "winning")
+
+    builder = _RowBuilder(style, rng, sideways_yaw=float(rng.choice([90.0, -90.0])))
+    w, h = style.width, style.height
+    group_gap = lambda: w * rng.uniform(0.15, 0.8)  # noqa: E731 - short-lived helper
+    arrangement = rng.choice(["melds_right", "melds_left", "melds_above"], p=[0.4, 0.25, 0.35])
+    if not melds:
+        arrangement = "melds_right"
+    win_dy = rng.choice([0.0, 0.0, -0.5, 0.6]) * h  # sometimes the winner nudges it out or in
+    x = 0.0
+    if arrangement == "melds_left":
+        for group in melds:
+            x = builder.row(group, x, 0.0) + group_gap()
+        x += w * rng.uniform(0.2, 1.0)
+    x = builder.row(hidden, x, 0.0)
+    x = builder.row([winning], x + w * rng.uniform(0.3, 1.2), win_dy)
+    if arrangement == "melds_right":
+        x += w * rng.uniform(0.4, 1.5)
+        for group in melds:
+            x = builder.row(group, x, 0.0) + group_gap()
+    top = h + rng.uniform(4, 25)
+    if arrangement == "melds_above":
+        total = sum(builder.width(g) for g in melds) + w * 0.5 * len(melds)
+        mx = rng.uniform(0, max(x - total, 0.0)) if rng.random() < 0.5 else 0.0
+        for group in melds:
+            mx = builder.row(group, mx, top) + group_gap()
+        fx = mx + w * rng.uniform(1, 3)
+        fy = top
+    else:
+        fx, fy = rng.uniform(0, max(x - w * 4, 1)), top
+    if flower_slots:
+        if rng.random() < 0.35:  # flowers off to the left of the main row instead
+            fx, fy = -w * (len(flower_slots) + rng.uniform(1, 2.5)), 0.0
+        builder.row(flower_slots, fx, fy)
+    return builder.out
+
+
+def rack_rows(codes: list[str], style: TileStyle, rng: np.random.Generator) -> list[Placement]:
+    """A player's hand still standing on the table, faces towards the camera."""
+    out = []
+    x = 0.0
+    yaw = rng.normal(0, 2)
+    lean = rng.uniform(-12, 4)  # tiles lean back a little against each other
+    for code in codes:
+        pose = standing_pose(x + style.width / 2, rng.normal(0, 0.3), yaw, style, lean)
+        out.append(Placement(code, pose, False, False, "concealed"))
+        x += style.width + abs(rng.normal(0, 0.3))
+    return out
+
+
+def scattered(
+    codes: list[str], style: TileStyle, rng: np.random.Generator, face_down_share: float = 0.2
+) -> list[Placement]:
+    """Tiles strewn flat over the table at any angle, some face-down, none overlapping."""
+    reach = style.height * 0.55 * np.sqrt(2)
+    side = reach * 2 * np.sqrt(len(codes)) * rng.uniform(1.1, 1.8)
+    centres: list[np.ndarray] = []
+    out = []
+    for code in codes:
+        for _ in range(60):
+            c = rng.uniform(0, side, 2)
+            if all(np.linalg.norm(c - o) > reach * 2 for o in centres):
+                break
+        else:
+            continue  # table is full: drop the tile rather than overlap it
+        centres.append(c)
+        down = bool(rng.random() < face_down_share)
+        pose = flat_pose(float(c[0]), float(c[1]), rng.uniform(0, 360), style, face_down=down)
+        out.append(Placement(code, pose, down, False, "loose"))
+    return out
+
+
+def pile(codes: list[str], style: TileStyle, rng: np.random.Generator) -> list[Placement]:
+    """Tiles heaped in a small area: later tiles rest on earlier ones, tipped a little."""
+    side = style.height * np.sqrt(len(codes)) * rng.uniform(0.7, 1.1)
+    placed: list[tuple[np.ndarray, float]] = []
+    out = []
+    for code in codes:
+        c = rng.uniform(0, side, 2)
+        below = [z for o, z in placed if np.linalg.norm(c - o) < style.height * 0.8]
+        z = (max(below) + style.thickness) if below else 0.0
+        if z > style.thickness * 2.5:
+            z = 0.0  # a heap this size stays low: slide it to the table
+        down = bool(rng.random() < 0.3)
+        pose = flat_pose(float(c[0]), float(c[1]), rng.uniform(0, 360), style, down, z)
+        if z > 0:
+            pose = _tipped(pose, rng.uniform(-12, 12), rng.uniform(-12, 12))
+        placed.append((c, z))
+        out.append(Placement(code, pose, down, False, "loose"))
+    return out
+
+
+def _tipped(pose: Pose, about_u_deg: float, about_v_deg: float) -> Pose:
+    """Tip a resting tile about its own axes (it lies on an uneven heap)."""
+    a, b = np.radians(about_u_deg), np.radians(about_v_deg)
+    v = np.cos(a) * pose.v + np.sin(a) * pose.w
+    w = -np.sin(a) * pose.v + np.cos(a) * pose.w
+    u = np.cos(b) * pose.u - np.sin(b) * w
+    w = np.sin(b) * pose.u + np.cos(b) * w
+    return Pose(pose.origin, u, v, w)

@@ -1,0 +1,258 @@
+"""One synthetic phone photo: lay tiles out, light them, shoot them, label every visible tile.
+
+`render_scene` is the whole engine's entry point; everything random is drawn from the one
+generator passed in, so a seed reproduces the picture and its labels exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.scene import effects
+from datasets.scene.art import FaceSet, available_sources, source_codes
+from datasets.scene.backgrounds import TEXTURE_PX, table_texture
+from datasets.scene.body import Light, TileStyle, draw_tile
+from datasets.scene.camera import Camera, frame_layout
+from datasets.scene.layout import Placement, declared_win, pile, rack_rows, scattered
+from scoring.tiles import FLOWERS, PLAYING
+
+KINDS = ("declared_win", "rows", "scattered", "pile")
+MIN_VISIBLE = 0.4  # tiles less visible than this (frame edge, finger, neighbours) get no label
+
+
+@dataclass
+class Scene:
+    image: np.ndarray  # BGR uint8, long side = size
+    hand: dict[str, Any] | None  # Hand JSON for a declared win
+    annotations: list[dict[str, Any]]
+    meta: dict[str, Any] = field(default_factory=dict)  # how it was drawn, for debugging
+
+
+def _random_hand(rng: np.random.Generator) -> dict[str, Any]:
+    from scoring.generate import random_hand
+
+    return random_hand(random.Random(int(rng.integers(2**62))))
+
+
+def _wall(codes: frozenset[str]) -> list[str]:
+    """The tiles of a full set this source can draw: four of each playing tile, one flower each."""
+    return [c for c in PLAYING if c in codes] * 4 + [c for c in FLOWERS if c in codes]
+
+
+def _image_size(rng: np.random.Generator, size: int, kind: str) -> tuple[int, int]:
+    ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.75, 0.15, 0.1]))
+    short = round(size / ratio)
+    portrait = rng.random() < (0.15 if kind in ("declared_win", "rows") else 0.4)
+    return (short, size) if portrait else (size, short)
+
+
+def _layout(
+    kind: str, rng: np.random.Generator, style: TileStyle, codes: frozenset[str]
+) -> tuple[list[Placement], dict[str, Any] | None]:
+    if kind == "declared_win":
+        hand = _random_hand(rng)
+        flowers = hand.get("flowers")
+        if isinstance(flowers, list) and not all(f in codes for f in flowers):
+            hand["flowers"] = []  # this set has no flower tiles: none on the table
+        return declared_win(hand, style, rng), hand
+    wall = _wall(codes)
+    if kind == "rows":
+        hand = _random_hand(rng)
+        tiles = [t for t in hand["concealed"] if t in codes]
+        tiles += [t for m in hand["melds"] for t in m["tiles"] if t in codes][: 14 - len(tiles)]
+        return rack_rows(tiles, style, rng), None
+    n = int(rng.integers(6, 30)) if kind == "scattered" else int(rng.integers(8, 24))
+    picked = [wall[i] for i in rng.choice(len(wall), size=min(n, len(wall)), replace=False)]
+    return (
+        scattered(picked, style, rng) if kind == "scattered" else pile(picked, style, rng)
+    ), None
+
+
+def _camera(
+    kind: str,
+    rng: np.random.Generator,
+    placements: list[Placement],
+    style: TileStyle,
+    size: tuple[int, int],
+) -> tuple[Camera, dict[str, float]]:
+    points = []
+    for p in placements:
+        for du in (-1, 1):
+            for dv in (-1, 1):
+                points.append(
+                    p.pose.origin
+                    + du * p.pose.u * style.width / 2
+                    + dv * p.pose.v * style.height / 2
+                )
+    pts = np.array(points)
+    # Standing rows are shot from lower down, to see their faces.
+    tilt = rng.uniform(35, 62) if kind == "rows" else float(rng.triangular(0, 20, 60))
+    azimuth = rng.normal(0, 8) if rng.random() < 0.85 else rng.uniform(-180, 180)
+    roll = rng.normal(0, 4) if rng.random() < 0.8 else rng.uniform(-180, 180)
+    fill = rng.uniform(0.65, 1.0)
+    spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
+    hfov = rng.uniform(55, 75)
+    cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)
+    return cam, {"tilt": tilt, "azimuth": azimuth, "roll": roll, "fill": fill, "hfov": hfov}
+
+
+def _light(rng: np.random.Generator) -> Light:
+    elevation = np.radians(rng.uniform(35, 85))
+    azimuth = rng.uniform(0, 2 * np.pi)
+    direction = np.array(
+        [
+            np.cos(elevation) * np.cos(azimuth),
+            np.cos(elevation) * np.sin(azimuth),
+            np.sin(elevation),
+        ]
+    )
+    ambient = rng.uniform(0.45, 0.7)
+    diffuse = (1.0 - ambient) / direction[2] * rng.uniform(0.9, 1.05)
+    return Light(direction, ambient, diffuse)
+
+
+def _table(rng: np.random.Generator, cam: Camera, centre: np.ndarray) -> tuple[np.ndarray, str]:
+    """The table texture laid on the z = 0 plane through the camera."""
+    texture, kind = table_texture(rng)
+    mm = rng.uniform(0.35, 1.0)  # table millimetres per texel
+    angle = rng.uniform(0, 2 * np.pi)
+    c, s = np.cos(angle), np.sin(angle)
+    # texel -> world (x, y, 1) on the table, centred on the layout, turned at random
+    texel_to_world = np.array(
+        [[c * mm, -s * mm, centre[0]], [s * mm, c * mm, centre[1]], [0, 0, 1]]
+    )
+    texel_to_world[:2, 2] -= texel_to_world[:2, :2] @ np.array([TEXTURE_PX / 2, TEXTURE_PX / 2])
+    k = np.array([[cam.focal, 0, cam.center[0]], [0, cam.focal, cam.center[1]], [0, 0, 1]])
+    t = -cam.rotation @ cam.position
+    world_to_image = k @ np.column_stack([cam.rotation[:, 0], cam.rotation[:, 1], t])
+    homography = world_to_image @ texel_to_world
+    img = cv2.warpPerspective(
+        texture, homography, cam.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    return img, kind
+
+
+def _shadows(
+    canvas: np.ndarray,
+    placements: list[Placement],
+    style: TileStyle,
+    cam: Camera,
+    light: Light,
+    rng: np.random.Generator,
+) -> None:
+    """Soft shadows cast on the table, drawn at quarter resolution and blurred."""
+    h, w = canvas.shape[:2]
+    q = 4
+    mask = np.zeros((h // q + 1, w // q + 1), np.uint8)
+    ld = light.direction / max(light.direction[2], 0.2)
+    for p in placements:
+        corners = []
+        for du in (-1, 1):
+            for dv in (-1, 1):
+                for dw in (0, 1):
+                    corners.append(
+                        p.pose.origin
+                        + du * p.pose.u * style.width / 2
+                        + dv * p.pose.v * style.height / 2
+                        + dw * p.pose.w * style.thickness
+                    )
+        pts = np.array(corners)
+        on_table = pts - ld[None, :] * pts[:, 2:3]
+        img = cam.project(np.vstack([on_table, pts[pts[:, 2] < 1.0]])) / q
+        cv2.fillConvexPoly(mask, cv2.convexHull(img.astype(np.int32)), 255, cv2.LINE_AA)
+    soft = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1.0, 4.0))
+    soft = cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) / 255
+    darkness = 1.0 - rng.uniform(0.25, 0.6) * soft
+    canvas[:] = (canvas * darkness[..., None]).astype(np.uint8)
+
+
+def render_scene(
+    rng: np.random.Generator,
+    sources: Sequence[str] = ("procedural",),
+    kind: str = "declared_win",
+    size: int = 1280,
+) -> Scene:
+    """Render one labelled photo.
+
+    Example:
+        >>> scene = render_scene(np.random.default_rng(0), ("procedural",), "declared_win", 640)
+        >>> scene.image.shape[1] == 640 or scene.image.shape[0] == 640
+        True
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown scene kind {kind!r}; expected one of {', '.join(KINDS)}")
+    known = available_sources()
+    usable = [s for s in sources if s in known] or (["stand-in"] if known == ("stand-in",) else [])
+    if not usable:
+        raise ValueError(f"no face source among {list(sources)}; available: {', '.join(known)}")
+    source = str(rng.choice(usable))
+    style = TileStyle.random(rng)
+    faces = FaceSet(source, int(rng.integers(2**31)), style.ivory_bgr)
+    codes = source_codes(source)
+
+    placements, hand = _layout(kind, rng, style, codes)
+    wh = _image_size(rng, size, kind)
+    cam, view = _camera(kind, rng, placements, style, wh)
+    light = _light(rng)
+
+    centre = np.mean([p.pose.origin for p in placements], axis=0)
+    canvas, table = _table(rng, cam, centre)
+    _shadows(canvas, placements, style, cam, light, rng)
+    ids = np.zeros(canvas.shape[:2], np.int16)
+    gloss = np.zeros(canvas.shape[:2], np.uint8)
+    centres = np.array([p.pose.origin + p.pose.w * style.thickness / 2 for p in placements])
+    order = np.argsort(-cam.depth(centres), kind="stable")  # painter's: far tiles first
+    drawn = {}
+    for i in order:
+        p = placements[i]
+        art = None if p.face_down else faces.face(p.code)
+        drawn[i] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
+
+    img = canvas.astype(np.float32)
+    glare = effects.glare(rng, img.shape[:2]) * rng.uniform(0.2, 0.9) * 255
+    img += (gloss.astype(np.float32) / 255 * glare)[..., None]
+    img *= effects.light_field(rng, img.shape[:2])[..., None]
+    canvas = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.12:
+        effects.finger(rng, canvas, ids)
+    image = effects.camera_effects(rng, canvas)
+
+    annotations = _annotate(placements, drawn, ids, source)
+    meta = {"kind": kind, "source": source, "table": table, **view}
+    return Scene(image=image, hand=hand, annotations=annotations, meta=meta)
+
+
+def _annotate(placements: list[Placement], drawn: dict, ids: np.ndarray, source: str) -> list[dict]:
+    h, w = ids.shape
+    counts = np.bincount(ids.ravel(), minlength=len(placements) + 1)
+    out = []
+    for i, p in enumerate(placements):
+        d = drawn[i]
+        area = float(cv2.contourArea(d.hull.astype(np.float32)))
+        visible = counts[i + 1] / max(area, 1.0)
+        if visible < MIN_VISIBLE:
+            continue
+        x0, y0 = np.floor(d.hull.min(axis=0))
+        x1, y1 = np.ceil(d.hull.max(axis=0))
+        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
+        ann = {
+            "code": "back" if p.face_down else p.code,
+            "bbox": [float(x0), float(y0), float(x1 - x0), float(y1 - y0)],
+            "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in d.corners],
+            "sideways": p.sideways,
+            "face_down": p.face_down,
+            "role": p.role,
+            "meld_id": p.meld_id,
+            "source": source,
+            "visibility": round(min(float(visible), 1.0), 3),
+        }
+        if p.face_down:
+            ann["hidden_code"] = p.code
+        out.append(ann)
+    return out
