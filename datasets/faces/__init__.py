@@ -1,0 +1,89 @@
+"""Tile face art from several independent sources behind one interface.
+
+    from datasets.faces import SOURCES, get_source
+    src = get_source("procedural")
+    face = src.face("5p", np.random.default_rng(0))   # RGB uint8 (160, 120, 3), upright face
+
+Third-party sources read art fetched by scripts/fetch_art.sh into .cache/art/; when it is
+absent, `get_source` raises `ArtMissing` saying so, and `available_sources()` leaves it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH, ArtMissing, FaceSource
+
+SOURCES: tuple[str, ...] = ("procedural", "unicode", "fluffystuff", "kde", "gnome")
+
+
+def _procedural() -> FaceSource:
+    from datasets.faces.procedural import ProceduralSource
+
+    return ProceduralSource()
+
+
+def _unicode() -> FaceSource:
+    from datasets.faces.unicode import UnicodeSource
+
+    return UnicodeSource()
+
+
+def _fluffystuff() -> FaceSource:
+    from datasets.faces.fluffystuff import FluffyStuffSource
+
+    return FluffyStuffSource()
+
+
+def _kde() -> FaceSource:
+    from datasets.faces.kde import KdeSource
+
+    return KdeSource()
+
+
+def _gnome() -> FaceSource:
+    from datasets.faces.gnome import GnomeSource
+
+    return GnomeSource()
+
+
+_FACTORIES: dict[str, Callable[[], FaceSource]] = {
+    "procedural": _procedural,
+    "unicode": _unicode,
+    "fluffystuff": _fluffystuff,
+    "kde": _kde,
+    "gnome": _gnome,
+}
+_CACHE: dict[str, FaceSource] = {}
+
+
+def get_source(name: str) -> FaceSource:
+    """The face source called `name` (one of SOURCES); raises ArtMissing if its art is absent."""
+    if name not in _FACTORIES:
+        raise KeyError(f"unknown face source {name!r}; known: {', '.join(SOURCES)}")
+    if name not in _CACHE:
+        _CACHE[name] = _FACTORIES[name]()
+    return _CACHE[name]
+
+
+def available_sources() -> tuple[str, ...]:
+    """The sources whose art is on disk now."""
+    found = []
+    for name in SOURCES:
+        try:
+            get_source(name)
+        except ArtMissing:
+            continue
+        found.append(name)
+    return tuple(found)
+
+
+__all__ = [
+    "FACE_HEIGHT",
+    "FACE_WIDTH",
+    "SOURCES",
+    "ArtMissing",
+    "FaceSource",
+    "available_sources",
+    "get_source",
+]

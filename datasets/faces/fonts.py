@@ -1,0 +1,76 @@
+"""The fonts the renderers draw with, unpacked from Debian packages by scripts/fetch_art.sh."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+from datasets.faces.base import ArtMissing
+from datasets.faces.paths import FETCH_HINT, art_dir
+
+
+@dataclass(frozen=True)
+class FontFace:
+    path: Path
+    index: int  # face inside a .ttc collection
+    label: str  # short name for docs and debugging
+
+
+# (package dir, file, ttc index, label, weight in the random choice). Brush (kai) and Ming
+# faces are weighted up: printed tiles mostly look hand-brushed, not like a UI sans.
+_CJK = (
+    ("fonts-cjk", "usr/share/fonts/truetype/arphic/ukai.ttc", 2, "ukai-tw", 4.0),
+    ("fonts-cjk", "usr/share/fonts/truetype/arphic/ukai.ttc", 1, "ukai-hk", 2.0),
+    ("fonts-cjk", "usr/share/fonts/truetype/arphic/uming.ttc", 2, "uming-tw", 2.0),
+    ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", 3, "serif-tc-bold", 2.0),
+    ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", 3, "serif-tc", 1.5),
+    ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", 0, "serif-jp-bold", 1.0),
+    ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 3, "sans-tc-bold", 1.0),
+    ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 4, "sans-hk", 1.0),
+    ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 0, "sans-jp-bold", 0.7),
+    ("fonts-cjk", "usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0, "wqy-zenhei", 0.7),
+    ("fonts-cjk", "usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0, "wqy-microhei", 0.5),
+)
+
+_SYMBOLS = (
+    (
+        "fonts-symbols",
+        "usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+        0,
+        "noto-symbols2",
+    ),
+    ("fonts-symbols", "usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", 0, "symbola"),
+)
+
+
+@lru_cache(maxsize=1)
+def cjk_fonts() -> tuple[tuple[FontFace, ...], tuple[float, ...]]:
+    """The CJK faces present on disk and their choice weights; ArtMissing if none is."""
+    found = [
+        (FontFace(art_dir() / pkg / rel, index, label), weight)
+        for pkg, rel, index, label, weight in _CJK
+        if (art_dir() / pkg / rel).is_file()
+    ]
+    if not found:
+        raise ArtMissing(f"no CJK font under {art_dir() / 'fonts-cjk'}: {FETCH_HINT}")
+    faces, weights = zip(*found, strict=True)
+    total = sum(weights)
+    return tuple(faces), tuple(w / total for w in weights)
+
+
+def symbol_fonts() -> tuple[FontFace, ...]:
+    """Fonts with the Mahjong Tiles block U+1F000-U+1F02B present on disk."""
+    return tuple(
+        FontFace(art_dir() / pkg / rel, index, label)
+        for pkg, rel, index, label in _SYMBOLS
+        if (art_dir() / pkg / rel).is_file()
+    )
+
+
+@lru_cache(maxsize=512)
+def load_font(face: FontFace, size: int) -> ImageFont.FreeTypeFont:
+    """A loaded font at a pixel size; cached because loading a .ttc costs milliseconds."""
+    return ImageFont.truetype(str(face.path), size=size, index=face.index)

@@ -1,0 +1,67 @@
+"""Our own procedural tile faces: every call draws a new random set design (see style.py).
+
+Covers all 42 faces in Chinese, Hong Kong and Japanese habits: dots and bamboo as geometry,
+characters, winds and dragons from CJK fonts, flowers and seasons as numbered paintings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.faces.base import check_code
+from datasets.faces.procedural.bamboo import draw_bamboo
+from datasets.faces.procedural.bonus import draw_bonus
+from datasets.faces.procedural.canvas import Canvas
+from datasets.faces.procedural.dots import draw_dots
+from datasets.faces.procedural.glyphs import (
+    draw_character,
+    draw_green_dragon,
+    draw_red_dragon,
+    draw_white_dragon,
+    draw_wind,
+)
+from datasets.faces.procedural.layout import content_box, draw_corner_index, index_text
+from datasets.faces.procedural.style import random_style
+from scoring.tiles import FACES
+
+WIND_LETTERS = {"E": "E", "S": "S", "W": "W", "N": "N"}
+
+
+class ProceduralSource:
+    name = "procedural"
+    license = "MIT (this project); glyphs from OFL/Arphic/GPL-with-font-exception CJK fonts"
+    codes = frozenset(FACES)
+
+    def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
+        check_code(self, code)
+        style = random_style(rng)
+        canvas = Canvas(style.background)
+        suit = code[-1] if code[0].isdigit() else ""
+        rank = int(code[0]) if suit else 0
+        index = None
+        if suit in ("m", "p", "s"):
+            index = index_text(style, rank)
+        elif code in WIND_LETTERS and style.corner_index != "none" and rng.random() < 0.7:
+            index = WIND_LETTERS[code]
+        box = content_box(canvas, style, has_index=index is not None)
+        if suit == "p":
+            draw_dots(canvas, style, box, rank, rng)
+        elif suit == "s":
+            draw_bamboo(canvas, style, box, rank, rng)
+        elif suit == "m":
+            draw_character(canvas, style, box, rank, rng)
+        elif suit == "h":
+            draw_bonus(canvas, style, content_box(canvas, style, has_index=False), rank, rng)
+        elif code == "C":
+            draw_red_dragon(canvas, style, box, rng)
+        elif code == "F":
+            draw_green_dragon(canvas, style, box, rng)
+        elif code == "P":
+            draw_white_dragon(canvas, style, box, rng)
+        else:
+            draw_wind(canvas, style, box, code, rng)
+        if index is not None:
+            draw_corner_index(
+                canvas, style, index, "r" if suit == "m" and rng.random() < 0.3 else "k"
+            )
+        return canvas.to_array()

@@ -1,0 +1,109 @@
+"""Bamboo (條, sticks): rank N shows N sticks in the usual arrangement; rank 1 is a bird."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from datasets.faces.procedural.birds import draw_bird
+from datasets.faces.procedural.canvas import RGB, Canvas
+from datasets.faces.procedural.layout import Box
+from datasets.faces.procedural.style import Style
+
+# (u, v, length as a fraction of the content height, tilt in degrees, colour role)
+Stick = tuple[float, float, float, float, str]
+_COL3 = (0.18, 0.5, 0.82)
+LAYOUTS: dict[int, list[Stick]] = {
+    2: [(0.5, 0.26, 0.44, 0, "g"), (0.5, 0.74, 0.44, 0, "b")],
+    3: [(0.5, 0.26, 0.44, 0, "b"), (0.28, 0.74, 0.44, 0, "g"), (0.72, 0.74, 0.44, 0, "g")],
+    4: [
+        (u, v, 0.44, 0, c)
+        for (u, v), c in zip(
+            [(0.28, 0.26), (0.72, 0.26), (0.28, 0.74), (0.72, 0.74)], "bggb", strict=True
+        )
+    ],
+    5: [
+        (0.2, 0.26, 0.44, 0, "g"),
+        (0.8, 0.26, 0.44, 0, "b"),
+        (0.5, 0.5, 0.44, 0, "r"),
+        (0.2, 0.74, 0.44, 0, "b"),
+        (0.8, 0.74, 0.44, 0, "g"),
+    ],
+    6: [(u, v, 0.44, 0, "g" if v < 0.5 else "b") for v in (0.26, 0.74) for u in _COL3],
+    7: [(0.5, 0.15, 0.28, 0, "r")] + [(u, v, 0.28, 0, "g") for v in (0.5, 0.85) for u in _COL3],
+    8: [
+        (0.13, 0.25, 0.42, 0, "g"),
+        (0.37, 0.25, 0.44, 24, "g"),
+        (0.63, 0.25, 0.44, -24, "g"),
+        (0.87, 0.25, 0.42, 0, "g"),
+        (0.13, 0.75, 0.42, 0, "b"),
+        (0.37, 0.75, 0.44, -24, "b"),
+        (0.63, 0.75, 0.44, 24, "b"),
+        (0.87, 0.75, 0.42, 0, "b"),
+    ],
+    9: [(u, v, 0.28, 0, "r" if u == 0.5 else "g") for v in (0.16, 0.5, 0.84) for u in _COL3],
+}
+
+
+def draw_bamboo(
+    canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.Generator
+) -> None:
+    if rank == 1:
+        draw_bird(canvas, style, box, rng)
+        return
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    thick = w * float(rng.uniform(0.07, 0.12)) * (0.85 if rank in (6, 7, 8, 9) else 1.0)
+    design = int(rng.integers(3))
+    mono = rng.random() < 0.3  # some sets print every stick green
+    for u, v, length, tilt, role in LAYOUTS[rank]:
+        if mono and role == "b":
+            role = "g"
+        if style.japanese and rank == 5 and rng.random() < 0.5:
+            role = "r"
+        _stick(
+            canvas,
+            style,
+            x0 + u * w,
+            y0 + v * h,
+            length * h * 0.95,
+            thick,
+            tilt,
+            style.colour(role),
+            design,
+        )
+
+
+def _stick(
+    canvas: Canvas,
+    style: Style,
+    cx: float,
+    cy: float,
+    length: float,
+    thick: float,
+    tilt: float,
+    colour: RGB,
+    design: int,
+) -> None:
+    a = math.radians(tilt)
+    dx, dy = math.sin(a) * length / 2, math.cos(a) * length / 2
+    top, bottom = (cx - dx, cy - dy), (cx + dx, cy + dy)
+    canvas.line([top, bottom], colour, thick)
+    bg = style.background
+    if design == 0:  # hollow stick with a light core line
+        canvas.line(
+            [(cx - dx * 0.8, cy - dy * 0.8), (cx + dx * 0.8, cy + dy * 0.8)], bg, thick * 0.3
+        )
+    elif design == 1:  # two segments
+        canvas.line(
+            [(cx - dx * 0.85, cy - dy * 0.85), (cx - dx * 0.1, cy - dy * 0.1)], bg, thick * 0.35
+        )
+        canvas.line(
+            [(cx + dx * 0.1, cy + dy * 0.1), (cx + dx * 0.85, cy + dy * 0.85)], bg, thick * 0.35
+        )
+    # nodes: wider bands at the ends and the middle, as on a real bamboo cane
+    for t in (-1.0, 0.0, 1.0):
+        nx, ny = cx + dx * t * 0.92, cy + dy * t * 0.92
+        px, py = math.cos(a) * thick * 0.7, -math.sin(a) * thick * 0.7
+        canvas.line([(nx - px, ny - py), (nx + px, ny + py)], colour, thick * 0.45)

@@ -1,0 +1,138 @@
+"""A supersampled drawing surface for one face: draw at 2x, hand back a smooth 120x160 array."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH
+from datasets.faces.fonts import FontFace, load_font
+
+RGB = tuple[int, int, int]
+SUPERSAMPLE = 2  # Pillow draws without anti-aliasing; drawing at 2x and shrinking smooths edges
+
+
+class Canvas:
+    """Face drawing in pixel units of the supersampled image (W x H, origin top-left)."""
+
+    def __init__(self, background: RGB) -> None:
+        self.W = FACE_WIDTH * SUPERSAMPLE
+        self.H = FACE_HEIGHT * SUPERSAMPLE
+        self.image = Image.new("RGB", (self.W, self.H), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def to_array(self) -> np.ndarray:
+        small = self.image.resize((FACE_WIDTH, FACE_HEIGHT), Image.Resampling.BOX)
+        return np.asarray(small, dtype=np.uint8).copy()
+
+    def circle(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 1.0,
+    ) -> None:
+        self.draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r),
+            fill=fill,
+            outline=outline,
+            width=max(1, round(width)),
+        )
+
+    def ellipse(
+        self,
+        cx: float,
+        cy: float,
+        rx: float,
+        ry: float,
+        angle: float,
+        fill: RGB,
+    ) -> None:
+        """A filled ellipse turned by `angle` degrees, as a polygon (Pillow cannot rotate one)."""
+        a = math.radians(angle)
+        ca, sa = math.cos(a), math.sin(a)
+        pts = []
+        for k in range(24):
+            t = 2 * math.pi * k / 24
+            x, y = rx * math.cos(t), ry * math.sin(t)
+            pts.append((cx + x * ca - y * sa, cy + x * sa + y * ca))
+        self.draw.polygon(pts, fill=fill)
+
+    def line(self, pts: list[tuple[float, float]], fill: RGB, width: float) -> None:
+        w = max(1, round(width))
+        self.draw.line(pts, fill=fill, width=w, joint="curve")
+        if w > 3:  # round caps, so thick strokes do not end in hard squares
+            for x, y in (pts[0], pts[-1]):
+                self.circle(x, y, w / 2 - 0.5, fill=fill)
+
+    def rounded_rect(
+        self,
+        box: tuple[float, float, float, float],
+        radius: float,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 1.0,
+    ) -> None:
+        self.draw.rounded_rectangle(
+            box,
+            radius=max(0, round(radius)),
+            fill=fill,
+            outline=outline,
+            width=max(1, round(width)),
+        )
+
+    def glyph(
+        self,
+        text: str,
+        font: FontFace,
+        box: tuple[float, float, float, float],
+        fill: RGB,
+        stroke: int = 0,
+        keep_aspect: bool = True,
+        anchor: str = "c",
+    ) -> tuple[float, float, float, float]:
+        """Draw `text` so its ink fills `box` (x0, y0, x1, y1); returns the ink box drawn.
+
+        Fitting the ink, not the font's line box, keeps layouts the same across fonts whose
+        glyphs sit differently in the em square.
+        """
+        x0, y0, x1, y1 = box
+        bw, bh = max(1.0, x1 - x0), max(1.0, y1 - y0)
+        size = max(8, round(bh * 1.15 / 8) * 8)  # quantized: the font cache stays small
+        mask = _glyph_mask(text, font, size, stroke)
+        if mask is None:
+            return box
+        if keep_aspect:
+            scale = min(bw / mask.width, bh / mask.height)
+            tw, th = mask.width * scale, mask.height * scale
+        else:
+            tw, th = bw, bh
+        tw_i, th_i = max(1, round(tw)), max(1, round(th))
+        mask = mask.resize((tw_i, th_i), Image.Resampling.BILINEAR)
+        if anchor == "c":
+            px, py = x0 + (bw - tw_i) / 2, y0 + (bh - th_i) / 2
+        else:  # "tl": corner indices hug their corner
+            px, py = x0, y0
+        self.image.paste(Image.new("RGB", mask.size, fill), (round(px), round(py)), mask)
+        return px, py, px + tw_i, py + th_i
+
+
+def _glyph_mask(text: str, font: FontFace, size: int, stroke: int) -> Image.Image | None:
+    pil_font = load_font(font, size)
+    left, top, right, bottom = pil_font.getbbox(text, stroke_width=stroke)
+    pad = 4 + stroke
+    img = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    ImageDraw.Draw(img).text(
+        (pad - left, pad - top),
+        text,
+        font=pil_font,
+        fill=255,
+        stroke_width=stroke,
+        stroke_fill=255,
+    )
+    bbox = img.getbbox()
+    return img.crop(bbox) if bbox else None

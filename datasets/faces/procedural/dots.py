@@ -1,0 +1,129 @@
+"""Dots (筒, circles): rank N shows N coins in the arrangement every set uses."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from datasets.faces.procedural.canvas import RGB, Canvas
+from datasets.faces.procedural.layout import Box
+from datasets.faces.procedural.style import Style
+
+# (u, v) centres in the content box and the colour role of each coin, rank by rank.
+# Colours follow the common scheme (e.g. 5: red centre; 6: two green over four red).
+LAYOUTS: dict[int, tuple[list[tuple[float, float]], str]] = {
+    1: ([(0.5, 0.5)], "g"),
+    2: ([(0.5, 0.25), (0.5, 0.75)], "gb"),
+    3: ([(0.2, 0.17), (0.5, 0.5), (0.8, 0.83)], "brg"),
+    4: ([(0.27, 0.25), (0.73, 0.25), (0.27, 0.75), (0.73, 0.75)], "bggb"),
+    5: ([(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)], "bgrgb"),
+    6: (
+        [(0.27, 0.15), (0.73, 0.15), (0.27, 0.55), (0.73, 0.55), (0.27, 0.85), (0.73, 0.85)],
+        "ggrrrr",
+    ),
+    7: (
+        [
+            (0.18, 0.1),
+            (0.5, 0.22),
+            (0.82, 0.34),
+            (0.28, 0.62),
+            (0.72, 0.62),
+            (0.28, 0.88),
+            (0.72, 0.88),
+        ],
+        "gggrrrr",
+    ),
+    8: ([(u, v) for v in (0.12, 0.37, 0.63, 0.88) for u in (0.27, 0.73)], "bbbbbbbb"),
+    9: ([(u, v) for v in (0.15, 0.5, 0.85) for u in (0.18, 0.5, 0.82)], "bbbrrrggg"),
+}
+# Coin radius as a fraction of the content width.
+RADIUS = {1: 0.46, 2: 0.28, 3: 0.2, 4: 0.22, 5: 0.2, 6: 0.19, 7: 0.15, 8: 0.16, 9: 0.15}
+
+
+def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.Generator) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    centres, roles = LAYOUTS[rank]
+    r = RADIUS[rank] * w * float(rng.uniform(0.9, 1.05))
+    pts = [(x0 + u * w, y0 + v * h) for u, v in centres]
+    gaps = [
+        ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
+        for i, (ax, ay) in enumerate(pts)
+        for bx, by in pts[i + 1 :]
+    ]
+    r = min(r, 0.46 * min(gaps, default=2 * r), 0.5 * h)  # coins never touch: each stays a blob
+    coin = int(rng.integers(4))  # one coin design per set
+    swap = rng.random() < 0.3  # some sets swap the blue and green roles
+    for (u, v), role in zip(centres, roles, strict=True):
+        if swap and role in "bg":
+            role = "g" if role == "b" else "b"
+        if style.japanese and rank == 5 and role != "r" and rng.random() < 0.5:
+            role = "r"  # red five (aka-dora)
+        colour = style.colour(role)
+        cx, cy = x0 + u * w, y0 + v * h
+        if rank == 1:
+            _big_coin(canvas, style, cx, cy, r, rng)
+        else:
+            _coin(canvas, style, cx, cy, r, colour, coin)
+
+
+def _coin(
+    canvas: Canvas, style: Style, cx: float, cy: float, r: float, colour: RGB, design: int
+) -> None:
+    lw = max(2.0, r * 0.16 * style.stroke)
+    bg = style.background
+    if design == 0:  # concentric rings
+        canvas.circle(cx, cy, r, fill=colour)
+        canvas.circle(cx, cy, r - lw, fill=bg)
+        canvas.circle(cx, cy, r * 0.55, fill=colour)
+        canvas.circle(cx, cy, r * 0.55 - lw * 0.8, fill=bg)
+        canvas.circle(cx, cy, r * 0.18, fill=colour)
+    elif design == 1:  # solid coin with a light ring
+        canvas.circle(cx, cy, r, fill=colour)
+        canvas.circle(cx, cy, r * 0.62, outline=bg, width=lw * 0.7)
+        canvas.circle(cx, cy, r * 0.2, fill=bg)
+    elif design == 2:  # ring with spokes, like a cash coin rim
+        canvas.circle(cx, cy, r, outline=colour, width=lw)
+        for k in range(8):
+            a = k * math.pi / 4
+            canvas.line(
+                [
+                    (cx + r * 0.35 * math.cos(a), cy + r * 0.35 * math.sin(a)),
+                    (cx + r * 0.8 * math.cos(a), cy + r * 0.8 * math.sin(a)),
+                ],
+                colour,
+                lw * 0.6,
+            )
+        canvas.circle(cx, cy, r * 0.25, fill=colour)
+    else:  # flower rim: petals round a centre
+        for k in range(8):
+            a = k * math.pi / 4
+            canvas.circle(
+                cx + r * 0.72 * math.cos(a), cy + r * 0.72 * math.sin(a), r * 0.3, fill=colour
+            )
+        canvas.circle(cx, cy, r * 0.5, fill=bg)
+        canvas.circle(cx, cy, r * 0.32, fill=colour)
+
+
+def _big_coin(
+    canvas: Canvas, style: Style, cx: float, cy: float, r: float, rng: np.random.Generator
+) -> None:
+    """The 1-dot: one large ornate coin, every set decorating it its own way."""
+    roles = list("gbrk")
+    rng.shuffle(roles)
+    c_out, c_mid, c_in = (style.colour(x) for x in roles[:3])
+    bg = style.background
+    lw = max(2.0, r * 0.07 * style.stroke)
+    canvas.circle(cx, cy, r, fill=c_out)
+    canvas.circle(cx, cy, r - lw, fill=bg)
+    petals = int(rng.choice([8, 12, 16]))
+    for k in range(petals):
+        a = 2 * math.pi * k / petals
+        canvas.circle(
+            cx + r * 0.78 * math.cos(a), cy + r * 0.78 * math.sin(a), r * 0.13, fill=c_mid
+        )
+    canvas.circle(cx, cy, r * 0.58, fill=c_in)
+    canvas.circle(cx, cy, r * 0.58 - lw, fill=bg)
+    canvas.circle(cx, cy, r * 0.36, fill=c_mid if rng.random() < 0.5 else c_out)
+    canvas.circle(cx, cy, r * 0.14, fill=bg)

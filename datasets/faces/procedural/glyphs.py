@@ -1,0 +1,127 @@
+"""Glyph faces: characters (numeral over 萬), winds, and the three dragons."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.faces.procedural.canvas import Canvas
+from datasets.faces.procedural.layout import CHINESE_NUMERALS, Box, sub_box
+from datasets.faces.procedural.style import Style
+
+WIND_GLYPHS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+# Characters printed inside the white dragon's frame by some Hong Kong sets (seen on real
+# tiles: a word of a phrase, different per set); any glyph will do, the frame is the cue.
+FRAME_FILLERS = "才證耀券白福發財壽喜"
+
+
+def draw_character(
+    canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.Generator
+) -> None:
+    """Characters (萬): a dark numeral above a red 萬."""
+    numeral = CHINESE_NUMERALS[rank - 1]
+    if rank == 5 and rng.random() < 0.15:
+        numeral = "伍"  # the formal five, common on Japanese sets
+    split = float(rng.uniform(0.38, 0.48))
+    gap = 0.03
+    top_role = "k" if rng.random() < 0.6 else "b"
+    bottom_role = "r"
+    if style.japanese and rank == 5 and rng.random() < 0.5:
+        top_role = "r"
+    wan = "萬" if rng.random() < 0.92 else "万"
+    canvas.glyph(
+        numeral,
+        style.font,
+        sub_box(box, 0.1, 0.0, 0.9, split - gap),
+        style.colour(top_role),
+        stroke=style.glyph_stroke,
+    )
+    canvas.glyph(
+        wan,
+        style.font,
+        sub_box(box, 0.0, split + gap, 1.0, 1.0),
+        style.colour(bottom_role),
+        stroke=style.glyph_stroke,
+        keep_aspect=rng.random() < 0.5,
+    )
+
+
+def draw_wind(canvas: Canvas, style: Style, box: Box, code: str, rng: np.random.Generator) -> None:
+    role = str(rng.choice(["k", "b", "g"], p=[0.65, 0.3, 0.05]))
+    canvas.glyph(
+        WIND_GLYPHS[code],
+        style.font,
+        sub_box(box, 0.02, 0.08, 0.98, 0.92),
+        style.colour(role),
+        stroke=style.glyph_stroke,
+        keep_aspect=rng.random() < 0.6,
+    )
+
+
+def draw_red_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
+    canvas.glyph(
+        "中",
+        style.font,
+        sub_box(box, 0.05, 0.05, 0.95, 0.95),
+        style.red,
+        stroke=style.glyph_stroke,
+        keep_aspect=rng.random() < 0.5,
+    )
+
+
+def draw_green_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
+    # Japanese sets sometimes print 發 in black with green, most sets all green.
+    role = "k" if style.japanese and rng.random() < 0.2 else "g"
+    canvas.glyph(
+        "發",
+        style.font,
+        sub_box(box, 0.0, 0.05, 1.0, 0.95),
+        style.colour(role),
+        stroke=style.glyph_stroke,
+        keep_aspect=rng.random() < 0.5,
+    )
+
+
+def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
+    """白: blank (Japanese), a blue frame (Hong Kong, sometimes with a glyph inside), or 白."""
+    kind = (
+        "blank"
+        if style.japanese and rng.random() < 0.6
+        else str(rng.choice(["frame", "frame_glyph", "glyph", "blank"], p=[0.55, 0.15, 0.2, 0.1]))
+    )
+    if kind == "blank":
+        return
+    if kind == "glyph":
+        canvas.glyph(
+            "白",
+            style.font,
+            sub_box(box, 0.05, 0.1, 0.95, 0.9),
+            style.colour("b" if rng.random() < 0.6 else "k"),
+            stroke=style.glyph_stroke,
+        )
+        return
+    role = str(rng.choice(["b", "g", "k"], p=[0.75, 0.15, 0.1]))
+    colour = style.colour(role)
+    inset = float(rng.uniform(0.0, 0.1))
+    x0, y0, x1, y1 = sub_box(box, inset, inset * 0.75, 1 - inset, 1 - inset * 0.75)
+    w = x1 - x0
+    outer = w * float(rng.uniform(0.06, 0.12)) * style.stroke
+    radius = w * float(rng.uniform(0.0, 0.12))
+    canvas.rounded_rect((x0, y0, x1, y1), radius, outline=colour, width=outer)
+    if rng.random() < 0.75:  # the inner thin line of a double frame
+        g = outer + w * float(rng.uniform(0.04, 0.1))
+        canvas.rounded_rect(
+            (x0 + g, y0 + g, x1 - g, y1 - g),
+            radius * 0.6,
+            outline=colour,
+            width=max(2.0, outer * float(rng.uniform(0.25, 0.5))),
+        )
+    if rng.random() < 0.3:  # notched corners, a common ornament
+        n = w * 0.1
+        for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            canvas.draw.rectangle((cx - n / 2, cy - n / 2, cx + n / 2, cy + n / 2), fill=colour)
+    if kind == "frame_glyph":
+        filler = FRAME_FILLERS[int(rng.integers(len(FRAME_FILLERS)))]
+        role = "r" if rng.random() < 0.6 else "b"
+        canvas.glyph(
+            filler, style.font, sub_box((x0, y0, x1, y1), 0.3, 0.3, 0.7, 0.7), style.colour(role)
+        )

@@ -1,0 +1,44 @@
+"""Where things go on a face: the content box inside the margins and the corner index."""
+
+from __future__ import annotations
+
+from datasets.faces.procedural.canvas import Canvas
+from datasets.faces.procedural.style import Style
+
+Box = tuple[float, float, float, float]
+
+CHINESE_NUMERALS = "一二三四五六七八九"
+
+
+def content_box(canvas: Canvas, style: Style, has_index: bool) -> Box:
+    """The area the main pattern fills; a corner index takes a strip off the top."""
+    x0, y0 = canvas.W * style.margin_x, canvas.H * style.margin_y
+    x1, y1 = canvas.W - x0, canvas.H - y0
+    if has_index:
+        y0 += canvas.H * 0.08
+    return x0, y0, x1, y1
+
+
+def draw_corner_index(canvas: Canvas, style: Style, text: str, colour_role: str = "k") -> None:
+    """A small index (arabic digit, Chinese numeral or wind letter) in a top corner."""
+    size = canvas.H * 0.13
+    mx = canvas.W * max(0.04, style.margin_x * 0.5)
+    my = canvas.H * max(0.03, style.margin_y * 0.5)
+    x0 = canvas.W - mx - size * 0.8 if style.index_right else mx
+    box = (x0, my, x0 + size * 0.8, my + size)
+    canvas.glyph(text, style.small_font, box, style.colour(colour_role), anchor="tl")
+
+
+def index_text(style: Style, rank: int) -> str | None:
+    if style.corner_index == "arabic":
+        return str(rank)
+    if style.corner_index == "chinese":
+        return CHINESE_NUMERALS[rank - 1]
+    return None
+
+
+def sub_box(box: Box, u0: float, v0: float, u1: float, v1: float) -> Box:
+    """The part of `box` between fractions (u0, v0) and (u1, v1)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    return x0 + u0 * w, y0 + v0 * h, x0 + u1 * w, y0 + v1 * h

@@ -1,0 +1,78 @@
+"""One random tile-set design: palette, fonts, proportions, corner indices, regional habits.
+
+Every `face()` call draws a fresh Style, so no two faces need share a design; within one
+face every element uses the same style, as a printed set would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from datasets.faces.fonts import FontFace, cjk_fonts
+from datasets.faces.procedural.canvas import RGB
+
+
+@dataclass(frozen=True)
+class Style:
+    background: RGB
+    blue: RGB
+    green: RGB
+    red: RGB
+    black: RGB
+    font: FontFace  # big glyphs: numerals, 萬, winds, dragons
+    small_font: FontFace  # corner indices and flower names
+    stroke: float  # line width scale for geometry (1 = medium)
+    margin_x: float  # fraction of the face width left blank on each side
+    margin_y: float
+    corner_index: str  # "none" | "arabic" | "chinese": Hong Kong sets print small indices
+    index_right: bool  # index in the top-right instead of the top-left corner
+    japanese: bool  # riichi habits: red fives, blank white dragon
+    glyph_stroke: int  # extra pixels of stroke on glyphs (heavier print)
+
+    def colour(self, role: str) -> RGB:
+        return {"b": self.blue, "g": self.green, "r": self.red, "k": self.black}[role]
+
+
+def _jitter(rng: np.random.Generator, base: tuple[int, int, int], amount: int) -> RGB:
+    c = np.clip(np.asarray(base) + rng.integers(-amount, amount + 1, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def _pick(rng: np.random.Generator, options: list[tuple[int, int, int]], amount: int) -> RGB:
+    return _jitter(rng, options[int(rng.integers(len(options)))], amount)
+
+
+# Colour families seen on real sets; each set prints its own shade of each.
+_BACKGROUNDS = [(250, 250, 246), (246, 242, 228), (240, 234, 214), (236, 238, 232), (250, 246, 236)]
+_BLUES = [(20, 50, 150), (30, 70, 170), (10, 30, 100), (20, 90, 160), (40, 60, 140)]
+_GREENS = [(10, 110, 50), (20, 130, 70), (0, 90, 60), (40, 120, 40), (10, 100, 90)]
+_REDS = [(190, 20, 30), (210, 40, 40), (170, 20, 40), (200, 60, 30), (220, 30, 60)]
+_BLACKS = [(20, 20, 20), (35, 30, 30), (15, 20, 40), (40, 40, 35)]
+
+
+def random_style(rng: np.random.Generator) -> Style:
+    faces, weights = cjk_fonts()
+    font = faces[int(rng.choice(len(faces), p=weights))]
+    small_font = font if rng.random() < 0.5 else faces[int(rng.choice(len(faces), p=weights))]
+    japanese = bool(rng.random() < 0.25)
+    corner = (
+        "none" if japanese else str(rng.choice(["none", "arabic", "chinese"], p=[0.45, 0.4, 0.15]))
+    )
+    return Style(
+        background=_pick(rng, _BACKGROUNDS, 6),
+        blue=_pick(rng, _BLUES, 20),
+        green=_pick(rng, _GREENS, 20),
+        red=_pick(rng, _REDS, 20),
+        black=_pick(rng, _BLACKS, 10),
+        font=font,
+        small_font=small_font,
+        stroke=float(rng.uniform(0.7, 1.5)),
+        margin_x=float(rng.uniform(0.06, 0.14)),
+        margin_y=float(rng.uniform(0.05, 0.11)),
+        corner_index=corner,
+        index_right=bool(rng.random() < 0.3),
+        japanese=japanese,
+        glyph_stroke=int(rng.choice([0, 0, 0, 1, 2])),
+    )

@@ -1,0 +1,41 @@
+"""A face source backed by fixed images: each code has one or more drawings (variants)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH, check_code
+
+
+class RasterSource:
+    """Faces loaded from PNG files on first use; `face` picks one variant with the rng."""
+
+    def __init__(self, name: str, license: str, files: Mapping[str, Sequence[Path]]) -> None:
+        self.name = name
+        self.license = license
+        self.codes = frozenset(code for code, paths in files.items() if paths)
+        self._files = {code: tuple(paths) for code, paths in files.items() if paths}
+        self._cache: dict[Path, np.ndarray] = {}
+
+    def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
+        check_code(self, code)
+        paths = self._files[code]
+        path = paths[int(rng.integers(len(paths)))]
+        if path not in self._cache:
+            self._cache[path] = load_face(path)
+        return self._cache[path].copy()
+
+    def variants(self, code: str) -> int:
+        return len(self._files[code])
+
+
+def load_face(path: Path) -> np.ndarray:
+    """A cached face PNG as RGB uint8 at the common face size."""
+    image = Image.open(path).convert("RGB")
+    if image.size != (FACE_WIDTH, FACE_HEIGHT):
+        image = image.resize((FACE_WIDTH, FACE_HEIGHT), Image.Resampling.LANCZOS)
+    return np.asarray(image, dtype=np.uint8).copy()

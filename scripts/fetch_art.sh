@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Fetch third-party tile art and fonts for the synthetic photo engine into .cache/art/.
+# Everything comes from the Debian and npm registries at build time; nothing is committed.
+# Idempotent (a stamp per source) and non-fatal per source: a failed source prints why and
+# the others still run. The face loaders in datasets/faces report missing art clearly.
+set -u
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ART="${MJLENS_ART_DIR:-$ROOT/.cache/art}"
+mkdir -p "$ART/debs"
+failed=()
+
+apt_lists_ready() {
+    ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1
+}
+
+# fetch_deb NAME PACKAGE...: download the .debs and unpack them under $ART/NAME.
+fetch_deb() {
+    local name="$1"; shift
+    local dest="$ART/$name"
+    if [ -f "$dest/.done" ]; then
+        return 0
+    fi
+    if ! apt_lists_ready; then
+        echo "fetch_art: apt lists empty, running apt-get update" >&2
+        apt-get update -qq >/dev/null 2>&1 || true
+    fi
+    rm -rf "$dest" && mkdir -p "$dest"
+    local pkg deb
+    for pkg in "$@"; do
+        deb="$(ls "$ART/debs/${pkg}"_*.deb 2>/dev/null | head -n1)"
+        if [ -z "$deb" ]; then
+            (cd "$ART/debs" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
+                echo "fetch_art: $name: 'apt-get download $pkg' failed (no network or no apt lists?)" >&2
+                failed+=("$name")
+                return 1
+            }
+            deb="$(ls "$ART/debs/${pkg}"_*.deb | head -n1)"
+        fi
+        dpkg -x "$deb" "$dest" || { echo "fetch_art: $name: dpkg -x $deb failed" >&2; failed+=("$name"); return 1; }
+    done
+    touch "$dest/.done"
+    echo "fetch_art: $name ready in $dest"
+}
+
+# rsvg-convert rasterizes the SVG sources (fluffystuff, kde, gnome).
+ensure_rsvg() {
+    command -v rsvg-convert >/dev/null 2>&1 && return 0
+    echo "fetch_art: installing librsvg2-bin for rsvg-convert" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    apt_lists_ready || $sudo apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq librsvg2-bin >/dev/null 2>&1 || {
+        echo "fetch_art: could not install librsvg2-bin; SVG sources will be unavailable" >&2
+        failed+=("rsvg")
+        return 1
+    }
+}
+
+# Fonts: CJK (procedural), Mahjong Tiles glyphs (unicode).
+fetch_deb fonts-cjk fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-wqy-microhei fonts-wqy-zenhei
+fetch_deb fonts-symbols fonts-noto-core fonts-symbola
+# Tile sets (kde, gnome).
+fetch_deb kde kdegames-mahjongg-data-kf5
+fetch_deb gnome gnome-mahjongg
+ensure_rsvg
+
+# Rasterize once now so the first test run is quick (rasterized PNGs land in .cache/art/raster).
+if command -v rsvg-convert >/dev/null 2>&1; then
+    (cd "$ROOT" && python3 -m datasets.faces.rasterize) || {
+        echo "fetch_art: rasterizing SVG sources failed" >&2
+        failed+=("rasterize")
+    }
+fi
+
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "fetch_art: unavailable: ${failed[*]} (the face sources that need them report it)" >&2
+fi
+exit 0
