@@ -1,0 +1,419 @@
+"""Rule-aware decoding: the most probable LEGAL hand from the classifier's probabilities.
+
+A misread tile usually makes the hand illegal: a fifth copy, a chow that is not a chow, no
+winning shape. So instead of taking each tile's top code, the decoder enumerates readings in
+order of probability (best-first over each tile's top-k codes, each meld's legal codes) and
+keeps the first that the rules accept, plus the runners-up, whose probabilities give the
+hand's confidence. Tiles are independent given the photo, so a reading's probability is the
+product of its tiles' calibrated probabilities.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
+from vision.layout import Group, Layout
+from vision.shape import is_winning
+from vision.types import Tiles
+
+TOP_K = 4  # codes tried per loose tile
+MELD_OPTIONS = 6  # codes tried per meld
+# A little uniform mass: a tile the classifier misread with confidence can still be corrected.
+_UNIFORM_SHARE = 0.01
+_SEARCH_SPAN = 9.0  # stop when readings are e^9 less probable than the best legal one
+_MAX_READINGS = 20000
+_BUDGET_S = 0.25
+_FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
+_CHOWS = tuple(
+    tuple(PLAYING.index(f"{r + k}{s}") for k in range(3)) for s in "mps" for r in range(1, 8)
+)
+_PERMUTATIONS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+_FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Change:
+    """A tile whose code the rules changed from the classifier's first choice."""
+
+    tile: int
+    read: str
+    chosen: str
+    p_read: float
+    p_chosen: float
+
+    def to_json(self) -> Json:
+        return {
+            "tile": self.tile,
+            "read": self.read,
+            "chosen": self.chosen,
+            "p_read": round(self.p_read, 4),
+            "p_chosen": round(self.p_chosen, 4),
+        }
+
+
+@dataclass
+class Decoded:
+    """The decoded hand, or `hand=None` with warnings saying why none was found.
+
+    Attributes:
+        codes: per tile index, the code reported (decoded for hand tiles, top class otherwise;
+            `back` for a face-down tile).
+        confidence: probability of this hand among the legal readings found (0 if none).
+        plausibility: probability of the best legal reading relative to the tile-by-tile top
+            reading (1 when no rule had to change anything).
+    """
+
+    hand: Json | None
+    codes: list[str]
+    melds: list[Json] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    alternatives: list[tuple[Json, float]] = field(default_factory=list)
+    confidence: float = 0.0
+    plausibility: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    readings_tried: int = 0
+
+
+@dataclass(frozen=True)
+class _Variable:
+    """One independent choice: a loose tile, or a whole meld (its tiles must agree)."""
+
+    group: Group | None  # None for a loose concealed / winning tile
+    tiles: tuple[int, ...]
+    options: tuple[tuple[float, tuple[str, ...]], ...]  # (cost, code per tile), cheapest first
+
+
+def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None) -> Decoded:
+    """Find the most probable legal hand given the tiles, their layout and the win context.
+
+    Example:
+        >>> decoded = decode(tiles, layout(tiles), {"seat_wind": "S", "self_drawn": True})
+        ... # doctest: +SKIP
+        >>> decoded.hand["winning_tile"], decoded.confidence
+        ('5p', 0.98)
+    """
+    context = dict(context or {})
+    codes = _top_codes(tiles)
+    out = Decoded(hand=None, codes=codes, warnings=[])
+    flowers = _decode_flowers(tiles, found.flowers, out)
+    variables, unknown_kongs = _variables(tiles, found, context, out.warnings)
+    n_tiles = sum(min(3, len(v.tiles)) for v in variables)
+    if n_tiles != 14:
+        out.warnings.append(
+            f"found {n_tiles} hand tiles; a declared win has 14 (a kong counts as 3)"
+        )
+        return out
+    if found.winning is None:
+        out.warnings.append("no winning tile found")
+        return out
+    readings = _search(variables, found, out)
+    if not readings:
+        out.warnings.append("no legal winning hand matches the tiles read")
+        return out
+    _report(tiles, found, variables, readings, context, flowers, unknown_kongs, out)
+    return out
+
+
+def _top_codes(tiles: Tiles) -> list[str]:
+    return [BACK if tiles.face_down[i] else code for i, code in enumerate(tiles.codes)]
+
+
+def _playing_probs(tiles: Tiles, index: int) -> npt.NDArray[np.float64]:
+    """The tile's probabilities over the 34 playing codes, given that it is one of them."""
+    p = tiles.probs[index, : len(PLAYING)].astype(np.float64)
+    total = p.sum()
+    p = p / total if total > 0 else np.full(len(PLAYING), 1 / len(PLAYING))
+    return np.asarray((1 - _UNIFORM_SHARE) * p + _UNIFORM_SHARE / len(PLAYING))
+
+
+def _variables(
+    tiles: Tiles, found: Layout, context: Mapping[str, Any], warnings: list[str]
+) -> tuple[list[_Variable], int]:
+    hidden_codes = [str(c) for c in context.get("concealed_kongs") or []]
+    variables: list[_Variable] = []
+    unknown = 0
+    for group in found.melds:
+        costs = [-np.log(_playing_probs(tiles, i)) for i in group.tiles]
+        if group.role == "meld":
+            options = _meld_options(costs)
+        else:
+            visible = [c for c, i in zip(costs, group.tiles, strict=True) if not _down(tiles, i)]
+            options, known = _kong_options(visible, hidden_codes)
+            unknown += not known
+        variables.append(_Variable(group, group.tiles, options))
+    loose = [*found.concealed, *([found.winning] if found.winning is not None else [])]
+    for i in loose:
+        cost = -np.log(_playing_probs(tiles, i))
+        best = np.argsort(cost)[:TOP_K]
+        options = tuple((float(cost[k]), (PLAYING[k],)) for k in best)
+        variables.append(_Variable(None, (i,), options))
+    if unknown:
+        warnings.append(
+            "a concealed kong shows no face: give its tile (concealed_kongs, e.g. ['5p']) "
+            "to score the hand"
+        )
+    return variables, unknown
+
+
+def _down(tiles: Tiles, index: int) -> bool:
+    return bool(tiles.face_down[index] or tiles.probs[index, CLASSES.index(BACK)] > 0.8)
+
+
+def _meld_options(
+    costs: list[npt.NDArray[np.float64]],
+) -> tuple[tuple[float, tuple[str, ...]], ...]:
+    """Every legal meld for these tiles (pung / chow in any order; kong), cheapest first."""
+    stacked = np.stack(costs)
+    options = [(float(stacked[:, k].sum()), (PLAYING[k],) * len(costs)) for k in range(34)]
+    if len(costs) == 3:
+        for run in _CHOWS:
+            for order in _PERMUTATIONS:
+                picked = tuple(run[o] for o in order)
+                cost = sum(float(stacked[t, k]) for t, k in enumerate(picked))
+                options.append((cost, tuple(PLAYING[k] for k in picked)))
+    options.sort()
+    return tuple(options[:MELD_OPTIONS])
+
+
+def _kong_options(
+    visible: list[npt.NDArray[np.float64]], hidden_codes: list[str]
+) -> tuple[tuple[tuple[float, tuple[str, ...]], ...], bool]:
+    """A concealed kong's code: from its face-up tiles, else from the context, else unknown."""
+    if visible:
+        total = np.sum(visible, axis=0)
+        best = np.argsort(total)[:MELD_OPTIONS]
+        return tuple((float(total[k]), (PLAYING[k],) * 4) for k in best), True
+    if hidden_codes:
+        code = hidden_codes.pop(0)
+        if code in PLAYING:
+            return ((0.0, (code,) * 4),), True
+    return ((0.0, (BACK,) * 4),), False
+
+
+def _search(
+    variables: list[_Variable], found: Layout, out: Decoded
+) -> list[tuple[float, list[int]]]:
+    """Legal readings, best first: lazy best-first enumeration of the product of options.
+
+    A state is a choice index per variable; its children raise the last raised index or raise a
+    later one from 0 to 1, so each state is reached once and costs never decrease.
+    """
+    start = [0] * len(variables)
+    heap: list[tuple[float, list[int], int]] = [(0.0, start, -1)]
+    melds = len(found.melds)
+    legal: list[tuple[float, list[int]]] = []
+    deadline = time.perf_counter() + _BUDGET_S
+    tried = 0
+    while heap and tried < _MAX_READINGS:
+        extra, choice, last = heapq.heappop(heap)
+        if legal and extra > legal[0][0] + _SEARCH_SPAN:
+            break
+        tried += 1
+        if _legal(variables, choice, melds):
+            legal.append((extra, choice))
+        for j in range(max(last, 0), len(variables)):
+            if j != last and (j < last or choice[j] != 0):
+                continue
+            k = choice[j] + 1
+            if k >= len(variables[j].options):
+                continue
+            child = [*choice]
+            child[j] = k
+            cost = extra + variables[j].options[k][0] - variables[j].options[k - 1][0]
+            heapq.heappush(heap, (cost, child, j))
+        if time.perf_counter() > deadline:
+            out.warnings.append("decoding stopped at its time budget; the search was cut short")
+            break
+    out.readings_tried = tried
+    return legal
+
+
+def _legal(variables: list[_Variable], choice: list[int], melds: int) -> bool:
+    counts = [0] * 35  # the 35th slot takes a concealed kong whose tile is unknown
+    concealed = [0] * 34
+    for variable, k in zip(variables, choice, strict=True):
+        for code in variable.options[k][1]:
+            slot = PLAYING.index(code) if code != BACK else 34
+            counts[slot] += 1
+            if variable.group is None:
+                concealed[slot] += 1
+    if max(counts[:34]) > 4:
+        return False
+    return is_winning(tuple(concealed), melds)
+
+
+def _report(
+    tiles: Tiles,
+    found: Layout,
+    variables: list[_Variable],
+    readings: list[tuple[float, list[int]]],
+    context: Mapping[str, Any],
+    flowers: list[str],
+    unknown_kongs: int,
+    out: Decoded,
+) -> None:
+    """Fill `out` from the legal readings: the hand, its confidence, changes, alternatives."""
+    masses: dict[str, float] = {}
+    hands: dict[str, tuple[Json, list[int]]] = {}
+    for extra, choice in readings[:200]:
+        hand = _hand_json(variables, choice, found, context, flowers)
+        key = json.dumps(hand, sort_keys=True)
+        masses[key] = masses.get(key, 0.0) + math.exp(readings[0][0] - extra)
+        hands.setdefault(key, (hand, choice))
+    ranked = sorted(masses, key=lambda k: -masses[k])
+    chosen = next((k for k in ranked[:20] if scoring_accepts(hands[k][0])), None)
+    if chosen is None:
+        out.warnings.append("no reading the rules accept as a winning hand")
+        return
+    total = sum(masses.values())
+    hand, choice = hands[chosen]
+    out.confidence = masses[chosen] / total
+    out.alternatives = [(hands[k][0], masses[k] / total) for k in ranked if k != chosen][:3]
+    best_extra = next(e for e, c in readings if c is choice)
+    cheapest = sum(v.options[0][0] for v in variables)
+    raw = sum(_cheapest_alone(tiles, v) for v in variables)
+    out.plausibility = math.exp(-(best_extra + cheapest - raw))
+    _fill_tiles(tiles, variables, choice, found, out)
+    out.hand = None if unknown_kongs else hand
+
+
+def _cheapest_alone(tiles: Tiles, variable: _Variable) -> float:
+    """Cost of the tiles' top codes taken one by one, rules ignored (the raw reading)."""
+    if variable.group is not None and variable.group.role == "concealed_kong":
+        return variable.options[0][0]
+    return sum(float(-np.log(_playing_probs(tiles, i).max())) for i in variable.tiles)
+
+
+def _fill_tiles(
+    tiles: Tiles, variables: list[_Variable], choice: list[int], found: Layout, out: Decoded
+) -> None:
+    read = tiles.codes
+    for variable, k in zip(variables, choice, strict=True):
+        chosen = variable.options[k][1]
+        for i, code in zip(variable.tiles, chosen, strict=True):
+            if _down(tiles, i) or code == BACK:
+                continue
+            out.codes[i] = code
+            if code != read[i]:
+                p = tiles.probs[i]
+                out.changes.append(
+                    Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
+                )
+        if variable.group is not None:
+            out.melds.append(_meld_json(variable.group, chosen))
+
+
+def _meld_json(group: Group, codes: tuple[str, ...]) -> Json:
+    meld: Json = {"type": _meld_type(codes), "tiles": _sorted(codes)}
+    if group.role == "concealed_kong":
+        meld["concealed"] = True
+    elif meld["type"] == "chow":
+        meld["claimed_from"] = "left"  # only the left player's discard can be chowed (吃)
+        if group.claimed is not None:
+            meld["claimed_tile"] = codes[group.tiles.index(group.claimed)]
+    else:
+        meld["claimed_from"] = group.claimed_from or "left"
+    meld["tile_indices"] = list(group.tiles)
+    return meld
+
+
+def _meld_type(codes: tuple[str, ...]) -> str:
+    if len(codes) == 4:
+        return "kong"
+    return "pung" if len(set(codes)) == 1 else "chow"
+
+
+def _sorted(codes: tuple[str, ...] | list[str]) -> list[str]:
+    order = {c: i for i, c in enumerate((*PLAYING, *FLOWERS, BACK))}
+    return sorted(codes, key=order.__getitem__)
+
+
+def _hand_json(
+    variables: list[_Variable],
+    choice: list[int],
+    found: Layout,
+    context: Mapping[str, Any],
+    flowers: list[str],
+) -> Json:
+    melds, concealed = [], []
+    for variable, k in zip(variables, choice, strict=True):
+        codes = variable.options[k][1]
+        if variable.group is None:
+            if variable.tiles[0] != found.winning:
+                concealed.append(codes[0])
+            continue
+        meld = _meld_json(variable.group, codes)
+        meld.pop("tile_indices")
+        melds.append(meld)
+    winning = next(
+        variable.options[k][1][0]
+        for variable, k in zip(variables, choice, strict=True)
+        if variable.group is None and variable.tiles[0] == found.winning
+    )
+    hand: Json = {
+        "melds": sorted(melds, key=lambda m: json.dumps(m, sort_keys=True)),
+        "concealed": _sorted(concealed),
+        "winning_tile": winning,
+        "seat_wind": str(context.get("seat_wind", "E")),
+        "prevalent_wind": str(context.get("prevalent_wind", "E")),
+        "flowers": context.get("flowers", flowers),
+    }
+    for flag in _FLAGS:
+        hand[flag] = bool(context.get(flag, False))
+    return hand
+
+
+def _decode_flowers(tiles: Tiles, indices: tuple[int, ...], out: Decoded) -> list[str]:
+    """Distinct flower codes (one of each in a set) maximizing the product of probabilities."""
+    if not indices:
+        return []
+    chosen_indices = list(indices)
+    if len(chosen_indices) > len(FLOWERS):
+        out.warnings.append(f"{len(indices)} flowers found; a set has only {len(FLOWERS)}")
+        chosen_indices = chosen_indices[: len(FLOWERS)]
+    logp = np.log(tiles.probs[chosen_indices, _FLOWER_SLICE].astype(np.float64) + 1e-9)
+    # Exact assignment by dynamic programming over the set of flower codes already used.
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
+    for row in logp:
+        step: dict[int, tuple[float, tuple[int, ...]]] = {}
+        for used, (score, picks) in best.items():
+            for slot in range(len(FLOWERS)):
+                if used & (1 << slot):
+                    continue
+                key = used | (1 << slot)
+                candidate = (score + float(row[slot]), (*picks, slot))
+                if key not in step or candidate[0] > step[key][0]:
+                    step[key] = candidate
+        best = step
+    _, picks = max(best.values())
+    read = tiles.codes
+    for i, code_index in zip(chosen_indices, picks, strict=True):
+        code = FLOWERS[code_index]
+        out.codes[i] = code
+        if code != read[i]:
+            p = tiles.probs[i]
+            out.changes.append(
+                Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
+            )
+    return _sorted([FLOWERS[k] for k in picks])
+
+
+def scoring_accepts(hand: Json) -> bool:
+    """scoring's own verdict where it is installed; the shape test above otherwise."""
+    try:
+        from scoring import score  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return True
+    return bool(score(hand).valid)

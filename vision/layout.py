@@ -1,0 +1,330 @@
+"""How a declared win lies on the table: reading direction, rows, melds, winning tile, flowers.
+
+The rule book lays a win out for the others to check: the concealed tiles in a row, each exposed
+meld apart with the claimed tile turned a quarter turn at the end pointing to the player it came
+from (left player: left end, opposite: middle, right player: right end), a concealed kong
+(暗杠) face-down or with its two ends face-down, the winning tile a little apart, flowers aside.
+This module recovers that structure from tile geometry (and the classifier's probabilities
+where geometry alone is ambiguous); it names no tile codes, which is `vision.decode`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+
+from scoring.tiles import CLASSES, FLOWERS, PLAYING
+from vision.geometry import Frame, TileGeometry, meld_log_likelihood, reading_frame
+from vision.types import Tiles
+
+ROLES = ("concealed", "winning", "meld", "concealed_kong", "flower", "stray")
+_FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
+_BACK = CLASSES.index("back")
+# Scores of the row segmentation (log-likelihood units): a sideways tile that is not in a
+# meld, or a face-down tile outside a concealed kong, contradicts the rule book's layout.
+_LONE_SIDEWAYS = -6.0
+_LONE_FACE_DOWN = -4.0
+_MELD_BASE = 3.0
+_EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
+# Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
+_CODE_WEIGHT = 0.3
+_KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
+
+
+@dataclass(frozen=True)
+class Group:
+    """Tiles that belong together, as indices into `Tiles`, in reading order (left to right).
+
+    `claimed_from` (left / opposite / right) is read from where the sideways tile sits in an
+    exposed meld; `claimed` is that tile's index.
+    """
+
+    role: str
+    tiles: tuple[int, ...]
+    row: int
+    claimed_from: str | None = None
+    claimed: int | None = None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The structure of a declared win; `ambiguity` says what was unsure, if anything."""
+
+    groups: tuple[Group, ...]
+    rows: tuple[tuple[int, ...], ...]
+    up: tuple[float, float]  # unit vector: the direction faces read upward, photo coordinates
+    tile_size: tuple[float, float]  # typical face (width, height) in photo pixels
+    warnings: tuple[str, ...] = ()
+    ambiguity: str | None = None
+    kinds: tuple[str, ...] = field(default=())  # per tile: U upright, S sideways, D face-down
+
+    def of_role(self, role: str) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.role == role)
+
+    @property
+    def concealed(self) -> tuple[int, ...]:
+        return tuple(i for g in self.of_role("concealed") for i in g.tiles)
+
+    @property
+    def winning(self) -> int | None:
+        groups = self.of_role("winning")
+        return groups[0].tiles[0] if groups else None
+
+    @property
+    def melds(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.role in ("meld", "concealed_kong"))
+
+    @property
+    def flowers(self) -> tuple[int, ...]:
+        return tuple(i for g in self.of_role("flower") for i in g.tiles)
+
+    @property
+    def angle_deg(self) -> float:
+        """Rotation of the photo relative to upright reading, degrees clockwise."""
+        return float(np.degrees(np.arctan2(self.up[0], -self.up[1])))
+
+
+def layout(tiles: Tiles) -> Layout:
+    """Recover rows, melds, the winning tile and flowers from tile geometry.
+
+    Example:
+        >>> found = layout(tiles)  # doctest: +SKIP
+        >>> [g.role for g in found.groups]
+        ['meld', 'concealed', 'winning', 'flower']
+    """
+    if len(tiles) == 0:
+        return Layout((), (), (0.0, -1.0), (0.0, 0.0), ("no tiles found in the photo",))
+    geometry = TileGeometry.of(tiles)
+    frame, notes = reading_frame(geometry, tiles)
+    kinds = _kinds(tiles, geometry, frame)
+    rows = _rows(geometry, frame)
+    warnings = list(notes)
+    groups: list[Group] = []
+    for r, row in enumerate(rows):
+        groups += _segment_row(row, r, kinds, tiles, geometry, frame, warnings)
+    groups, ambiguity = _choose_winning(groups, geometry, frame, warnings)
+    return Layout(
+        groups=tuple(groups),
+        rows=tuple(tuple(row) for row in rows),
+        up=(float(frame.up[0]), float(frame.up[1])),
+        tile_size=(geometry.face_width, geometry.face_height),
+        warnings=tuple(warnings),
+        ambiguity=ambiguity,
+        kinds=tuple(kinds),
+    )
+
+
+def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
+    """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
+
+    The detector's face-down flag decides; the classifier's back class only when it is sure,
+    since a flower seen badly can look like nothing at all.
+    """
+    back = tiles.probs[:, _BACK]
+    turned = frame.quarter_turned(geometry)
+    kinds = []
+    for i in range(len(tiles)):
+        if tiles.face_down[i] or back[i] > 0.8:
+            kinds.append("D")
+        elif tiles.sideways[i] or turned[i]:
+            kinds.append("S")
+        else:
+            kinds.append("U")
+    return kinds
+
+
+def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
+    """Tiles chained by near neighbours at one depth; rows top to bottom, tiles left to right."""
+    across = frame.across(geometry.centers)
+    along = frame.along(geometry.centers)
+    h = geometry.face_height
+    n = len(across)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            # Half a tile of depth tolerates a sideways tile aligned on the near edge.
+            if abs(across[i] - across[j]) < 0.5 * h and abs(along[i] - along[j]) < 3.0 * h:
+                parent[find(i)] = find(j)
+    rows: dict[int, list[int]] = {}
+    for i in range(n):
+        rows.setdefault(find(i), []).append(i)
+    ordered = sorted(rows.values(), key=lambda row: float(np.mean(across[row])))
+    return [sorted(row, key=lambda i: float(along[i])) for row in ordered]
+
+
+def _gaps_after(row: list[int], geometry: TileGeometry, frame: Frame) -> list[bool]:
+    """For each tile but the last: is there a visible gap before the next tile?"""
+    lo, hi = frame.extent_along(geometry.corners)
+    gaps = [float(lo[b] - hi[a]) for a, b in pairwise(row)]
+    if not gaps:
+        return []
+    # Touching tiles show a near-zero gap; the generator and real tables leave >= ~0.15 width
+    # between groups. The row's own touching gap is the baseline (faces may be inset a little).
+    baseline = min(0.0, float(np.percentile(gaps, 20)))
+    return [g - baseline > 0.09 * geometry.face_width for g in gaps]
+
+
+def _segment_row(
+    row: list[int],
+    r: int,
+    kinds: list[str],
+    tiles: Tiles,
+    geometry: TileGeometry,
+    frame: Frame,
+    warnings: list[str],
+) -> list[Group]:
+    """Best split of one row into melds, concealed kongs and loose runs (dynamic programme)."""
+    gap = _gaps_after(row, geometry, frame)
+    n = len(row)
+    empty: list[tuple[str, int, int]] = []
+    best = [(0.0, empty)] + [(-np.inf, empty) for _ in range(n)]
+    for i in range(n):
+        score_i, plan_i = best[i]
+        if score_i == -np.inf:
+            continue
+        lone = {"S": _LONE_SIDEWAYS, "D": _LONE_FACE_DOWN}.get(kinds[row[i]], 0.0)
+        if score_i + lone > best[i + 1][0]:
+            best[i + 1] = (score_i + lone, [*plan_i, ("single", i, i + 1)])
+        for length in (3, 4):
+            j = i + length
+            if j > n:
+                continue
+            kind, value = _window(row[i:j], kinds, tiles)
+            if kind is None:
+                continue
+            edges = [i == 0 or gap[i - 1], j == n or gap[j - 1]]
+            value += sum(_EDGE_AT_GAP if e else _EDGE_TOUCHING for e in edges)
+            value += _GAP_INSIDE * sum(gap[i : j - 1])
+            if score_i + value > best[j][0]:
+                best[j] = (score_i + value, [*plan_i, (kind, i, j)])
+    return _groups_from_plan(row, r, best[n][1], gap, kinds, tiles, warnings)
+
+
+def _window(members: list[int], kinds: list[str], tiles: Tiles) -> tuple[str | None, float]:
+    """Is this run of 3-4 tiles a meld by pose? Returns its kind and pose+code score."""
+    pose = [kinds[i] for i in members]
+    down = tuple(int(k == "D") for k in pose)
+    if pose.count("S") == 1 and not any(down):
+        shape = "chow_pung" if len(members) == 3 else "kong"
+        codes = meld_log_likelihood(tiles.probs[members][:, : len(PLAYING)], shape)
+        return "meld", _MELD_BASE + _CODE_WEIGHT * codes
+    if len(members) == 4 and down in _KONG_FACE_DOWN and "S" not in pose:
+        up = [m for m, d in zip(members, down, strict=True) if not d]
+        codes = meld_log_likelihood(tiles.probs[up][:, : len(PLAYING)], "same") if up else 0.0
+        return "concealed_kong", _MELD_BASE + _CODE_WEIGHT * codes
+    return None, 0.0
+
+
+def _groups_from_plan(
+    row: list[int],
+    r: int,
+    plan: list[tuple[str, int, int]],
+    gap: list[bool],
+    kinds: list[str],
+    tiles: Tiles,
+    warnings: list[str],
+) -> list[Group]:
+    groups: list[Group] = []
+    run: list[int] = []
+
+    def close_run() -> None:
+        nonlocal run
+        if run:
+            groups.extend(_split_flowers(run, r, tiles))
+        run = []
+
+    for kind, i, j in plan:
+        members = tuple(row[i:j])
+        if kind == "single":
+            tile = row[i]
+            if kinds[tile] in ("S", "D"):
+                close_run()
+                what = "sideways" if kinds[tile] == "S" else "face-down"
+                warnings.append(f"a {what} tile (#{tile}) is not part of any meld")
+                groups.append(Group("stray", members, r))
+                continue
+            if run and gap[i - 1]:
+                close_run()
+            run.append(tile)
+            continue
+        close_run()
+        if kind == "meld":
+            side = next(p for p, t in enumerate(members) if kinds[t] == "S")
+            claimed_from = _claimed_from(side, len(members))
+            groups.append(Group("meld", members, r, claimed_from, members[side]))
+        else:
+            groups.append(Group("concealed_kong", members, r))
+    close_run()
+    return groups
+
+
+def _split_flowers(run: list[int], r: int, tiles: Tiles) -> list[Group]:
+    """A run of loose tiles is flowers if it mostly reads as flowers. Decided per run, not per
+    tile: flowers are put aside as a group, and one misread tile must not split a run."""
+    flowery = tiles.probs[run, _FLOWER_SLICE].sum(axis=1) > 0.5
+    return [Group("flower" if flowery.mean() > 0.5 else "concealed", tuple(run), r)]
+
+
+def _claimed_from(position: int, length: int) -> str:
+    """The rule book's layout: the claimed tile points at the player it came from."""
+    if position == 0:
+        return "left"
+    if position == length - 1:
+        return "right"
+    return "opposite"
+
+
+def _choose_winning(
+    groups: list[Group], geometry: TileGeometry, frame: Frame, warnings: list[str]
+) -> tuple[list[Group], str | None]:
+    """The winning tile is a lone concealed-looking tile set apart, nearest the concealed row."""
+    loose = [g for g in groups if g.role == "concealed"]
+    if not loose:
+        return groups, None
+    main = max(loose, key=lambda g: len(g.tiles))
+    singles = [g for g in loose if len(g.tiles) == 1 and g is not main]
+    if not singles:
+        last = main.tiles[-1]
+        warnings.append("no tile is set apart as the winning tile; assuming the last one")
+        rest = Group("concealed", main.tiles[:-1], main.row)
+        won = Group("winning", (last,), main.row)
+        swapped = [x for g in groups for x in ((rest, won) if g is main else (g,))]
+        return swapped, "winning tile not set apart: took the last concealed tile"
+    along = frame.along(geometry.centers)
+    across = frame.across(geometry.centers)
+    end = main.tiles[-1]
+    w = geometry.face_width
+
+    def distance(g: Group) -> float:
+        t = g.tiles[0]
+        # Right of the concealed row is where the rule book and most players put it.
+        behind = 0.0 if along[t] > along[end] else 2.0 * w
+        dx = min(abs(along[t] - along[main.tiles[-1]]), abs(along[t] - along[main.tiles[0]]))
+        return float(np.hypot(dx, across[t] - across[end]) + behind)
+
+    ranked = sorted(singles, key=distance)
+    winner = ranked[0]
+    ambiguity = None
+    if len(ranked) > 1 and distance(ranked[1]) - distance(winner) < 1.0 * w:
+        ambiguity = f"{len(ranked)} lone tiles could be the winning tile; took the nearest"
+        warnings.append(ambiguity)
+    out = [Group("winning", g.tiles, g.row) if g is winner else g for g in groups]
+    return out, ambiguity
+
+
+def role_of_each(found: Layout, n: int) -> list[str]:
+    """Role name per tile index ("stray" for tiles outside every group)."""
+    roles = ["stray"] * n
+    for g in found.groups:
+        for i in g.tiles:
+            roles[i] = g.role
+    return roles
