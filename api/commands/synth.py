@@ -61,13 +61,16 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--n and --workers must be positive, --size at least 64")
     from tqdm import tqdm
 
-    from datasets.scene.art import available_sources
+    from datasets.scene.art import usable_sources
 
     sources, kinds = _csv(args.sources), _csv(args.kinds)
-    known = available_sources()
-    unknown = [s for s in sources if s not in known]
-    if unknown and known != ("stand-in",):
-        raise CliError(f"unknown source(s) {', '.join(unknown)}; available: {', '.join(known)}")
+    usable = usable_sources(sources)
+    missing = [s for s in sources if s not in usable]
+    if missing and usable != ["stand-in"]:
+        raise CliError(
+            f"face source(s) {', '.join(missing)} unknown or without art on disk"
+            " (scripts/fetch_art.sh fetches the third-party sets)"
+        )
     with tqdm(total=args.n, unit="img", desc="synth") as bar:
         try:
             coco = synth.generate(

@@ -7,6 +7,8 @@ colour is mapped onto the set's ivory so the face blends into the body.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -31,12 +33,20 @@ def _stand_in(code: str) -> np.ndarray:
     return card
 
 
-def available_sources() -> tuple[str, ...]:
+def usable_sources(requested: Sequence[str]) -> list[str]:
+    """Those of `requested` whose art is on disk; ["stand-in"] while datasets.faces is absent."""
     try:
-        from datasets.faces import SOURCES
+        from datasets.faces import get_source
     except ImportError:
-        return ("stand-in",)
-    return tuple(SOURCES)
+        return ["stand-in"]
+    usable = []
+    for name in requested:
+        try:
+            get_source(name)
+        except (ImportError, KeyError, RuntimeError):  # unknown, unbuilt, or art missing
+            continue
+        usable.append(name)
+    return usable
 
 
 def source_codes(name: str) -> frozenset[str]:

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from datasets.scene import effects
-from datasets.scene.art import FaceSet, available_sources, source_codes
+from datasets.scene.art import FaceSet, source_codes, usable_sources
 from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile
 from datasets.scene.camera import Camera, frame_layout
@@ -23,6 +23,7 @@ from datasets.scene.layout import Placement, declared_win, pile, rack_rows, scat
 from scoring.tiles import FLOWERS, PLAYING
 
 KINDS = ("declared_win", "rows", "scattered", "pile")
+AA_FRINGE = 1.0  # px of anti-aliased edge that the boxes take in
 MIN_VISIBLE = 0.4  # tiles less visible than this (frame edge, finger, neighbours) get no label
 
 
@@ -187,10 +188,9 @@ def render_scene(
     """
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}; expected one of {', '.join(KINDS)}")
-    known = available_sources()
-    usable = [s for s in sources if s in known] or (["stand-in"] if known == ("stand-in",) else [])
+    usable = usable_sources(sources)
     if not usable:
-        raise ValueError(f"no face source among {list(sources)}; available: {', '.join(known)}")
+        raise ValueError(f"no face source among {list(sources)} has its art on disk")
     source = str(rng.choice(usable))
     style = TileStyle.random(rng)
     faces = FaceSet(source, int(rng.integers(2**31)), style.ivory_bgr)
@@ -223,28 +223,48 @@ def render_scene(
         effects.finger(rng, canvas, ids)
     image = effects.camera_effects(rng, canvas)
 
-    annotations = _annotate(placements, drawn, ids, source)
-    meta = {"kind": kind, "source": source, "table": table, **view}
+    annotations, kept = _annotate(placements, drawn, ids, source)
+    # The geometry behind the labels, for tests and debugging (references, no copies).
+    meta = {
+        "kind": kind,
+        "source": source,
+        "table": table,
+        **view,
+        "camera": cam,
+        "style": style,
+        "light": light,
+        "faces": faces,
+        "placements": placements,
+        "annotated": kept,
+    }
     return Scene(image=image, hand=hand, annotations=annotations, meta=meta)
 
 
-def _annotate(placements: list[Placement], drawn: dict, ids: np.ndarray, source: str) -> list[dict]:
+def _annotate(
+    placements: list[Placement], drawn: dict, ids: np.ndarray, source: str
+) -> tuple[list[dict], list[int]]:
+    """One label per tile visible enough, and the placement index behind each label."""
     h, w = ids.shape
     counts = np.bincount(ids.ravel(), minlength=len(placements) + 1)
-    out = []
+    out, kept = [], []
     for i, p in enumerate(placements):
         d = drawn[i]
         area = float(cv2.contourArea(d.hull.astype(np.float32)))
         visible = counts[i + 1] / max(area, 1.0)
         if visible < MIN_VISIBLE:
             continue
-        x0, y0 = np.floor(d.hull.min(axis=0))
-        x1, y1 = np.ceil(d.hull.max(axis=0))
+        # Labels use COCO's pixel convention (pixel i spans [i, i+1]); OpenCV draws pixel i
+        # centred on i, hence the half-pixel shift. The face's (sharp) corners stand a hair
+        # outside the rounded body; the box takes them in so that it holds the face quad.
+        # OpenCV's anti-aliased fill also reaches about a pixel past the exact outline.
+        extent = np.vstack([d.hull, d.corners])
+        x0, y0 = extent.min(axis=0) + 0.5 - AA_FRINGE
+        x1, y1 = extent.max(axis=0) + 0.5 + AA_FRINGE
         x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
         ann = {
             "code": "back" if p.face_down else p.code,
-            "bbox": [float(x0), float(y0), float(x1 - x0), float(y1 - y0)],
-            "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in d.corners],
+            "bbox": [round(float(v), 2) for v in (x0, y0, x1 - x0, y1 - y0)],
+            "corners": [[round(float(x) + 0.5, 2), round(float(y) + 0.5, 2)] for x, y in d.corners],
             "sideways": p.sideways,
             "face_down": p.face_down,
             "role": p.role,
@@ -255,4 +275,5 @@ def _annotate(placements: list[Placement], drawn: dict, ids: np.ndarray, source:
         if p.face_down:
             ann["hidden_code"] = p.code
         out.append(ann)
-    return out
+        kept.append(i)
+    return out, kept

@@ -1,0 +1,164 @@
+"""The scene engine: reproducible per seed, labels that fit the pixels drawn, legal hands laid
+out as the rule book says."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.scene import KINDS, render_scene
+from datasets.scene.body import draw_tile
+
+try:  # the scorer lands beside this engine; until then the structural checks below stand alone
+    from scoring import score
+except ImportError:
+    score = None
+
+SOURCES = ("procedural",)
+
+
+def _scene(seed: int, kind: str = "declared_win", size: int = 480):
+    return render_scene(np.random.default_rng(seed), SOURCES, kind, size)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_same_seed_same_picture_and_labels(kind: str) -> None:
+    a, b = _scene(7, kind, 320), _scene(7, kind, 320)
+    assert np.array_equal(a.image, b.image)
+    assert a.annotations == b.annotations
+    assert a.hand == b.hand
+    assert not np.array_equal(a.image, _scene(8, kind, 320).image)  # seeds matter
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_image_size_and_label_keys(kind: str) -> None:
+    scene = _scene(3, kind, 400)
+    assert scene.image.dtype == np.uint8 and max(scene.image.shape[:2]) == 400
+    assert (scene.hand is not None) == (kind == "declared_win")
+    assert scene.annotations, "every kind shows some tiles"
+    for ann in scene.annotations:
+        assert {
+            "code",
+            "bbox",
+            "corners",
+            "sideways",
+            "face_down",
+            "role",
+            "meld_id",
+            "source",
+        } <= set(ann)
+        assert (ann["code"] == "back") == ann["face_down"] == ("hidden_code" in ann)
+        assert len(ann["corners"]) == 4
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_box_encloses_each_tile_drawn_alone(seed: int) -> None:
+    """Redraw every labelled tile alone on a blank canvas: its pixels must lie inside its box."""
+    kind = KINDS[seed % len(KINDS)]
+    scene = _scene(seed, kind, 360)
+    meta = scene.meta
+    h, w = scene.image.shape[:2]
+    for ann, index in zip(scene.annotations, meta["annotated"], strict=True):
+        place = meta["placements"][index]
+        canvas = np.zeros((h, w, 3), np.uint8)
+        ids = np.zeros((h, w), np.int16)
+        gloss = np.zeros((h, w), np.uint8)
+        art = None if place.face_down else meta["faces"].face(place.code)
+        draw_tile(
+            canvas, ids, gloss, 1, place.pose, meta["style"], art, meta["camera"], meta["light"]
+        )
+        x, y, bw, bh = ann["bbox"]
+        assert min(x, y) >= 0 and x + bw <= w and y + bh <= h
+        ys, xs = np.nonzero(ids)  # pixels whose centre the tile covers: each meets the box
+        assert len(xs), "a labelled tile is drawn somewhere in the frame"
+        assert xs.min() >= np.floor(x) and xs.max() < x + bw and ys.min() >= np.floor(y)
+        assert ys.max() < y + bh
+        # Anti-aliased fringe too, but for traces under a tenth of the tile's own brightness.
+        ink = canvas.max(axis=2)
+        ys, xs = np.nonzero(ink > 0.1 * np.median(ink[ids > 0]))
+        assert xs.min() >= np.floor(x) and xs.max() < x + bw
+        assert ys.min() >= np.floor(y) and ys.max() < y + bh
+        corners = np.array(ann["corners"])
+        if ((corners >= 0) & (corners < (w, h))).all():
+            eps = 0.02  # labels are rounded to 0.01 px
+            assert (corners[:, 0] >= x - eps).all() and (corners[:, 0] <= x + bw + eps).all()
+            assert (corners[:, 1] >= y - eps).all() and (corners[:, 1] <= y + bh + eps).all()
+
+
+def _rectify(image: np.ndarray, corners: list[list[float]], shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(np.array(corners, np.float32), dst)
+    return cv2.cvtColor(cv2.warpPerspective(image, m, (w, h)), cv2.COLOR_BGR2GRAY).astype(float)
+
+
+def _corr(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_corners_rectify_to_an_upright_face(seed: int) -> None:
+    """Warping the labelled corners to a rectangle gives the art upright, not turned or mirrored."""
+    scene = _scene(seed, "declared_win", 640)
+    faces = scene.meta["faces"]
+    matches = []
+    for ann in scene.annotations:
+        corners = np.array(ann["corners"])
+        side = np.linalg.norm(corners[1] - corners[0])
+        if ann["face_down"] or ann["visibility"] < 0.95 or side < 25:
+            continue
+        art = cv2.cvtColor(faces.face(ann["code"]), cv2.COLOR_BGR2GRAY).astype(float)
+        art = cv2.resize(art, (48, 64), interpolation=cv2.INTER_AREA)
+        crop = _rectify(scene.image, ann["corners"], (64, 48))
+        upright = _corr(crop, art)
+        for turned in (np.rot90(art, 2), art[:, ::-1], art[::-1]):
+            if np.abs(turned - art).mean() > 8:  # symmetric faces cannot tell
+                assert upright > _corr(crop, turned) - 0.02
+        matches.append(upright)
+    # Glare, blur and plain faces (white dragon) weaken single matches, not the typical one.
+    assert len(matches) >= 3 and np.median(matches) > 0.5
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_declared_win_is_a_legal_hand_laid_out_by_the_rules(seed: int) -> None:
+    scene = _scene(seed, "declared_win", 320)
+    hand = scene.hand
+    if score is not None:
+        assert score(hand).valid, score(hand).error
+    melds = hand["melds"]
+    kongs = sum(m["type"] == "kong" for m in melds)
+    flowers = hand["flowers"] if isinstance(hand["flowers"], list) else []
+    placements = scene.meta["placements"]
+    assert len(placements) == 14 + kongs + len(flowers)
+    playing = Counter(p.code for p in placements if p.role != "flower")
+    assert max(playing.values()) <= 4
+    assert [p.code for p in placements if p.role == "winning"] == [hand["winning_tile"]]
+    for meld_id, meld in enumerate(melds):
+        group = sorted(
+            (p for p in placements if p.meld_id == meld_id), key=lambda p: p.pose.origin[0]
+        )
+        assert sorted(p.code for p in group) == sorted(meld["tiles"])
+        turned = [i for i, p in enumerate(group) if p.sideways]
+        if meld.get("concealed"):
+            assert turned == [] and sum(p.face_down for p in group) in (2, 4)
+            continue
+        assert len(turned) == 1, "an exposed meld shows one claimed tile turned"
+        side = meld.get("claimed_from")
+        if meld["type"] != "chow" and side == "left":
+            assert turned == [0]
+        elif meld["type"] != "chow" and side == "right":
+            assert turned == [len(group) - 1]
+        elif meld["type"] != "chow":
+            assert 0 < turned[0] < len(group) - 1
+    assert not any(p.face_down for p in placements if p.meld_id is None)
+
+
+def test_unknown_kind_or_source_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="kind"):
+        render_scene(np.random.default_rng(0), SOURCES, "heap", 320)
+    with pytest.raises(ValueError, match="source"):
+        render_scene(np.random.default_rng(0), ("no-such-set",), "declared_win", 320)
