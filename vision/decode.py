@@ -141,18 +141,27 @@ def _playing_probs(tiles: Tiles, index: int) -> npt.NDArray[np.float64]:
 def _variables(
     tiles: Tiles, found: Layout, context: Mapping[str, Any], warnings: list[str]
 ) -> tuple[list[_Variable], int]:
-    hidden_codes = [str(c) for c in context.get("concealed_kongs") or []]
     variables: list[_Variable] = []
-    unknown = 0
+    hidden: list[Group] = []
+    told = [str(c) for c in context.get("concealed_kongs") or []]
     for group in found.melds:
         costs = [-np.log(_playing_probs(tiles, i)) for i in group.tiles]
+        visible = [c for c, i in zip(costs, group.tiles, strict=True) if not _down(tiles, i)]
         if group.role == "meld":
             options = _meld_options(costs)
+        elif visible:
+            options = _kong_options(visible)
+            if options[0][1][0] in told:  # the context named a kong the photo shows anyway
+                told.remove(options[0][1][0])
         else:
-            visible = [c for c, i in zip(costs, group.tiles, strict=True) if not _down(tiles, i)]
-            options, known = _kong_options(visible, hidden_codes)
-            unknown += not known
+            hidden.append(group)
+            continue
         variables.append(_Variable(group, group.tiles, options))
+    unknown = 0
+    for group in hidden:  # faces all hidden: the tile can only come from the context
+        code = told.pop(0) if told else BACK
+        unknown += code == BACK
+        variables.append(_Variable(group, group.tiles, ((0.0, (code,) * 4),)))
     loose = [*found.concealed, *([found.winning] if found.winning is not None else [])]
     for i in loose:
         cost = -np.log(_playing_probs(tiles, i))
@@ -188,18 +197,12 @@ def _meld_options(
 
 
 def _kong_options(
-    visible: list[npt.NDArray[np.float64]], hidden_codes: list[str]
-) -> tuple[tuple[tuple[float, tuple[str, ...]], ...], bool]:
-    """A concealed kong's code: from its face-up tiles, else from the context, else unknown."""
-    if visible:
-        total = np.sum(visible, axis=0)
-        best = np.argsort(total)[:MELD_OPTIONS]
-        return tuple((float(total[k]), (PLAYING[k],) * 4) for k in best), True
-    if hidden_codes:
-        code = hidden_codes.pop(0)
-        if code in PLAYING:
-            return ((0.0, (code,) * 4),), True
-    return ((0.0, (BACK,) * 4),), False
+    visible: list[npt.NDArray[np.float64]],
+) -> tuple[tuple[float, tuple[str, ...]], ...]:
+    """A concealed kong's code from its face-up tiles (they must all agree)."""
+    total = np.sum(visible, axis=0)
+    best = np.argsort(total)[:MELD_OPTIONS]
+    return tuple((float(total[k]), (PLAYING[k],) * 4) for k in best)
 
 
 def _search(

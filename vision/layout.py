@@ -30,6 +30,7 @@ _MELD_BASE = 3.0
 _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
+_GAP = 0.08  # tile widths: a gap this wide separates groups
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
 
 
@@ -162,15 +163,22 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
 
 
 def _gaps_after(row: list[int], geometry: TileGeometry, frame: Frame) -> list[bool]:
-    """For each tile but the last: is there a visible gap before the next tile?"""
-    lo, hi = frame.extent_along(geometry.corners)
-    gaps = [float(lo[b] - hi[a]) for a, b in pairwise(row)]
-    if not gaps:
-        return []
-    # Touching tiles show a near-zero gap; the generator and real tables leave >= ~0.15 width
-    # between groups. The row's own touching gap is the baseline (faces may be inset a little).
-    baseline = min(0.0, float(np.percentile(gaps, 20)))
-    return [g - baseline > 0.09 * geometry.face_width for g in gaps]
+    """For each tile but the last: is there a visible gap before the next tile?
+
+    Measured between facing edge midpoints along the line joining the two centres, so a
+    photo's rotation or perspective (which skews the faces) does not open or close gaps.
+    """
+    corners = geometry.corners
+    mids = (corners + np.roll(corners, -1, axis=1)) / 2  # (n, 4, 2) edge midpoints
+    out = []
+    for a, b in pairwise(row):
+        step = geometry.centers[b] - geometry.centers[a]
+        d = step / max(float(np.linalg.norm(step)), 1e-9)
+        facing_a = float((mids[a] @ d).max())
+        facing_b = float((mids[b] @ d).min())
+        # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
+        out.append(facing_b - facing_a > _GAP * geometry.face_width)
+    return out
 
 
 def _segment_row(

@@ -1,0 +1,212 @@
+"""Photo-to-hand benchmark on held-out-source synthetic declared wins.
+
+Two modes:
+  sim     ground-truth boxes and corners from the scene labels, classifier outputs simulated
+          (calibrated by construction, `vision.simulate`): measures layout + decoding alone.
+  models  end to end with the shipped ONNX detector and classifier on the rendered JPEGs.
+
+For each photo: is the hand exactly right, is the score exactly right (total and fans), was
+the photo flagged for review. Reports the share exactly right, the share of wrong photos that
+were flagged, and the flag rate.
+
+    python benchmarks/recognize.py render --out .cache/bench_kde --n 500 --sources kde
+    python benchmarks/recognize.py eval --data .cache/bench_kde --mode sim
+    python benchmarks/recognize.py eval --data .cache/bench_kde --mode models
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.pipeline import Recognition, interpret
+from vision.simulate import tiles_from_annotations
+
+Json = dict[str, Any]
+CONTEXT_FIELDS = (
+    "seat_wind",
+    "prevalent_wind",
+    "self_drawn",
+    "last_tile",
+    "last_of_wall",
+    "kong_replacement",
+    "robbing_kong",
+)
+
+
+def render(out: Path, n: int, sources: list[str], size: int, seed: int) -> None:
+    from datasets.scene import render_scene
+
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for i in range(n):
+        scene = render_scene(rng, tuple(sources), "declared_win", size)
+        cv2.imwrite(str(out / f"{i:05d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        label = {"hand": scene.hand, "annotations": scene.annotations}
+        (out / f"{i:05d}.json").write_text(json.dumps(label))
+        if (i + 1) % 50 == 0:
+            print(f"{i + 1}/{n} rendered, {time.perf_counter() - start:.0f} s", flush=True)
+
+
+def context_of(hand: Json) -> Json:
+    """What the person taking the photo tells the app: winds, flags, hidden kongs, flowers."""
+    context: Json = {k: hand[k] for k in CONTEXT_FIELDS if k in hand}
+    kongs = [m["tiles"][0] for m in hand["melds"] if m["type"] == "kong" and m.get("concealed")]
+    if kongs:
+        context["concealed_kongs"] = kongs
+    if not isinstance(hand.get("flowers", []), list):
+        context["flowers"] = hand["flowers"]  # a bare count: no flower tiles in the photo
+    return context
+
+
+def canonical(hand: Json | None) -> str:
+    """Order-free form of a Hand JSON: melds and tiles sorted, default fields dropped."""
+    if hand is None:
+        return "null"
+    melds = []
+    for meld in hand.get("melds", []):
+        m = {k: v for k, v in meld.items() if not (k == "concealed" and v is False)}
+        m.pop("tile_indices", None)
+        m["tiles"] = sorted(m["tiles"])
+        melds.append(json.dumps(m, sort_keys=True))
+    flowers = hand.get("flowers", [])
+    out = {
+        "melds": sorted(melds),
+        "concealed": sorted(hand["concealed"]),
+        "winning_tile": hand["winning_tile"],
+        "flowers": sorted(flowers) if isinstance(flowers, list) else flowers,
+        **{k: hand.get(k, False) for k in CONTEXT_FIELDS},
+    }
+    return json.dumps(out, sort_keys=True)
+
+
+def score_key(scored: Json | None) -> str:
+    if scored is None:
+        return "null"
+    fans = sorted((f["id"], f.get("count", 1)) for f in scored.get("fans", []))
+    return json.dumps([scored.get("valid"), scored.get("total"), fans])
+
+
+def true_score(hand: Json, ruleset: str) -> Json | None:
+    try:
+        from scoring import score  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    result: Json = score(hand, ruleset).to_json()
+    return result
+
+
+def evaluate(args: argparse.Namespace) -> Json:
+    files = sorted(Path(args.data).glob("*.json"))[: args.n]
+    if not files:
+        raise SystemExit(f"no labelled photos in {args.data}: run the render step first")
+    recognizer = None
+    if args.mode == "models":
+        from vision.pipeline import Recognizer
+
+        recognizer = Recognizer()
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    for path in files:
+        label = json.loads(path.read_text())
+        hand, context = label["hand"], context_of(label["hand"])
+        if recognizer is None:
+            seen = [a for a in label["annotations"] if a.get("visibility", 1.0) >= 0.5]
+            tiles = tiles_from_annotations(seen, rng, (args.sharp_lo, args.sharp_hi))
+            result: Recognition = interpret(tiles, context, args.ruleset)
+        else:
+            result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
+        rows.append(_row(path.stem, hand, result, args.ruleset, len(label["annotations"])))
+    summary = _summary(rows, args)
+    if args.report:
+        Path(args.report).write_text(json.dumps({"summary": summary, "photos": rows}, indent=1))
+    return summary
+
+
+def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int) -> Json:
+    got = result.decoded.hand
+    hand_right = canonical(got) == canonical(hand)
+    score_right = got is not None and score_key(result.score) == score_key(
+        true_score(hand, ruleset)
+    )
+    return {
+        "photo": name,
+        "hand_right": hand_right,
+        "score_right": score_right,
+        "review": result.review,
+        "reasons": result.review_reasons,
+        "confidence": result.decoded.confidence,
+        "changes": len(result.decoded.changes),
+        "tiles_seen": len(result.tiles),
+        "tiles_labelled": n_labels,
+        "ms": sum(result.timings_ms.values()),
+        "decode_ms": result.timings_ms.get("decode", 0.0),
+        "got": canonical(got) if not hand_right else None,
+        "want": canonical(hand) if not hand_right else None,
+        "warnings": result.warnings,
+    }
+
+
+def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
+    n = len(rows)
+    right = [r for r in rows if r["hand_right"] and r["score_right"]]
+    wrong = [r for r in rows if not (r["hand_right"] and r["score_right"])]
+    flagged = [r for r in rows if r["review"]]
+    reasons = Counter(reason.split(" (")[0] for r in rows for reason in r["reasons"])
+    return {
+        "mode": args.mode,
+        "photos": n,
+        "sharpness": [args.sharp_lo, args.sharp_hi] if args.mode == "sim" else None,
+        "hand_exactly_right": sum(r["hand_right"] for r in rows) / n,
+        "hand_and_score_right": len(right) / n,
+        "score_right": sum(r["score_right"] for r in rows) / n,
+        "wrong": len(wrong),
+        "wrong_flagged": (sum(r["review"] for r in wrong) / len(wrong)) if wrong else 1.0,
+        "flag_rate": len(flagged) / n,
+        "right_but_flagged": sum(r["review"] for r in right) / max(len(right), 1),
+        "unflagged_wrong_and_accepted": (n - len(right)) - sum(r["review"] for r in wrong),
+        "review_reasons": dict(reasons.most_common()),
+        "median_ms": statistics.median(r["ms"] for r in rows),
+        "p95_decode_ms": float(np.percentile([r["decode_ms"] for r in rows], 95)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="step", required=True)
+    r = sub.add_parser("render", help="render labelled declared wins to a folder")
+    r.add_argument("--out", required=True)
+    r.add_argument("--n", type=int, default=500)
+    r.add_argument("--sources", nargs="+", default=["kde"])
+    r.add_argument("--size", type=int, default=1024)
+    r.add_argument("--seed", type=int, default=2026)
+    e = sub.add_parser("eval", help="recognize the rendered photos and compare with the labels")
+    e.add_argument("--data", required=True)
+    e.add_argument("--mode", choices=("sim", "models"), default="sim")
+    e.add_argument("--n", type=int, default=100000)
+    e.add_argument("--ruleset", default="mcr")
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--sharp-lo", type=float, default=3.5, help="sim: lowest logit sharpness")
+    e.add_argument("--sharp-hi", type=float, default=6.5, help="sim: highest logit sharpness")
+    e.add_argument("--report", help="write every photo's outcome to this JSON file")
+    args = parser.parse_args()
+    if args.step == "render":
+        render(Path(args.out), args.n, args.sources, args.size, args.seed)
+        return
+    print(json.dumps(evaluate(args), indent=1))
+
+
+if __name__ == "__main__":
+    main()

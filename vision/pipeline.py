@@ -1,0 +1,265 @@
+"""Photo in, scored hand out: load, detect, classify, layout, decode, score, and a review flag.
+
+`Recognizer` holds the two ONNX sessions (loaded once); `interpret` is the half after the
+models, usable on its own with tiles from anywhere (tests feed it synthetic tiles).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
+from vision.decode import Decoded, decode
+from vision.layout import Layout, layout, role_of_each
+from vision.load import Photo, load_photo
+from vision.types import Tiles
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+# Review thresholds, set on the held-out synthetic benchmark (benchmarks/recognize.py).
+REVIEW_CONFIDENCE = 0.9  # hand probability among the legal readings
+REVIEW_PLAUSIBILITY = 0.02  # best legal reading vs the tile-by-tile reading
+_CONTEXT_KEYS = (
+    "seat_wind",
+    "prevalent_wind",
+    "self_drawn",
+    "flowers",
+    "last_tile",
+    "last_of_wall",
+    "kong_replacement",
+    "robbing_kong",
+    "concealed_kongs",
+)
+
+Json = dict[str, Any]
+
+
+class ContextError(ValueError):
+    """A context field the recognizer cannot use; the message names the field."""
+
+
+class ModelMissingError(FileNotFoundError):
+    """An ONNX model file is not where the recognizer looks for it."""
+
+
+@dataclass
+class Recognition:
+    """Everything read from one photo; `to_json` is the contract of DESIGN.md."""
+
+    tiles: Tiles
+    layout: Layout
+    decoded: Decoded
+    score: Json | None
+    warnings: list[str]
+    review: bool
+    review_reasons: list[str]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    models: dict[str, Json] = field(default_factory=dict)
+    sha256: str = ""
+    photo: Photo | None = None  # the decoded photo, for drawing; not part of the JSON
+
+    def to_json(self) -> Json:
+        return {
+            "tiles": _tiles_json(self.tiles, self.layout, self.decoded),
+            "melds": self.decoded.melds,
+            "hand": self.decoded.hand,
+            "score": self.score,
+            "warnings": self.warnings,
+            "review": self.review,
+            "review_reasons": self.review_reasons,
+            "confidence": round(self.decoded.confidence, 4),
+            "changes": [c.to_json() for c in self.decoded.changes],
+            "alternatives": [
+                {"hand": hand, "p": round(p, 4)} for hand, p in self.decoded.alternatives
+            ],
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "models": self.models,
+            "sha256": self.sha256,
+        }
+
+
+class Recognizer:
+    """The detector and classifier, loaded once, and the whole photo-to-score pipeline.
+
+    Example:
+        >>> result = Recognizer().recognize(open("win.jpg", "rb").read(), {"seat_wind": "S"})
+        ... # doctest: +SKIP
+        >>> result.to_json()["hand"]["winning_tile"]
+        '7p'
+    """
+
+    def __init__(
+        self, detector_path: str | Path | None = None, classifier_path: str | Path | None = None
+    ) -> None:
+        detector_file = _model_file(detector_path, "detector")
+        classifier_file = _model_file(classifier_path, "classifier")
+        from vision.classify import Classifier
+        from vision.detect import Detector  # type: ignore[import-not-found,unused-ignore]
+
+        self.detector = Detector(detector_file)
+        self.classifier = Classifier(classifier_file)
+        self.models = {
+            "detector": _model_card(detector_file),
+            "classifier": _model_card(classifier_file),
+        }
+
+    def recognize(
+        self,
+        data: bytes | str | Path,
+        context: Mapping[str, Any] | None = None,
+        ruleset: str = "mcr",
+    ) -> Recognition:
+        """Read a photo of a declared win. Raises PhotoError (bad photo), ContextError."""
+        checked = check_context(context)
+        timings: dict[str, float] = {}
+        clock = time.perf_counter()
+        photo = load_photo(data)
+        clock = _lap(timings, "load", clock)
+        tiles = self.detector.detect(photo)
+        clock = _lap(timings, "detect", clock)
+        tiles = self.classifier.classify(photo, tiles)
+        _lap(timings, "classify", clock)
+        result = interpret(tiles, checked, ruleset, timings=timings)
+        result.models, result.sha256, result.photo = self.models, photo.sha256, photo
+        return result
+
+
+def interpret(
+    tiles: Tiles,
+    context: Mapping[str, Any] | None = None,
+    ruleset: str = "mcr",
+    *,
+    timings: dict[str, float] | None = None,
+) -> Recognition:
+    """Layout, decoding, scoring and the review flag for tiles already detected and classified."""
+    timings = timings if timings is not None else {}
+    checked = check_context(context)
+    clock = time.perf_counter()
+    found = layout(tiles)
+    clock = _lap(timings, "layout", clock)
+    decoded = decode(tiles, found, checked)
+    clock = _lap(timings, "decode", clock)
+    warnings = [*found.warnings, *(w for w in decoded.warnings if w not in found.warnings)]
+    scored = _score(decoded.hand, ruleset, warnings)
+    _lap(timings, "score", clock)
+    reasons = review_reasons(found, decoded, scored)
+    return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
+
+
+def review_reasons(found: Layout, decoded: Decoded, scored: Json | None) -> list[str]:
+    """Why a person should check this photo; empty when the reading can be trusted."""
+    reasons = []
+    if decoded.hand is None:
+        reasons.append("no legal hand was read")
+    elif decoded.confidence < REVIEW_CONFIDENCE:
+        reasons.append(f"another reading is possible (hand confidence {decoded.confidence:.2f})")
+    if decoded.hand is not None and decoded.plausibility < REVIEW_PLAUSIBILITY:
+        reasons.append("the rules overruled a confident tile reading")
+    if found.ambiguity:
+        reasons.append(found.ambiguity)
+    if scored is not None and not scored.get("valid", True):
+        reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
+    return reasons
+
+
+def check_context(context: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validate the win context; raises ContextError naming the bad field."""
+    checked: dict[str, Any] = {}
+    for key, value in (context or {}).items():
+        if key not in _CONTEXT_KEYS:
+            raise ContextError(f"unknown context field {key!r}; known: {', '.join(_CONTEXT_KEYS)}")
+        if value is None:
+            continue
+        if key in ("seat_wind", "prevalent_wind"):
+            if str(value).upper() not in WINDS:
+                raise ContextError(f"{key} must be one of E, S, W, N, not {value!r}")
+            value = str(value).upper()
+        elif key == "flowers":
+            value = _check_flowers(value)
+        elif key == "concealed_kongs":
+            value = _check_kongs(value)
+        else:
+            value = bool(value)
+        checked[key] = value
+    return checked
+
+
+def _check_flowers(value: Any) -> int | list[str]:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 8:
+        return value
+    listed = isinstance(value, list | tuple) and all(v in FLOWERS for v in value)
+    if listed and len(set(value)) == len(value):
+        return [str(v) for v in value]
+    raise ContextError(f"flowers must be a count 0-8 or distinct codes 1h-8h, not {value!r}")
+
+
+def _check_kongs(value: Any) -> list[str]:
+    codes = value.split(",") if isinstance(value, str) else value
+    if isinstance(codes, list | tuple) and all(str(c).strip() in PLAYING for c in codes):
+        return [str(c).strip() for c in codes]
+    raise ContextError(f"concealed_kongs must list tile codes such as ['5p'], not {value!r}")
+
+
+def _score(hand: Json | None, ruleset: str, warnings: list[str]) -> Json | None:
+    if hand is None:
+        return None
+    try:
+        from scoring import score  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        warnings.append("the scorer is not installed in this build; hand not scored")
+        return None
+    result: Json = score(hand, ruleset).to_json()
+    return result
+
+
+def _tiles_json(tiles: Tiles, found: Layout, decoded: Decoded) -> list[Json]:
+    roles = role_of_each(found, len(tiles))
+    out = []
+    for i in range(len(tiles)):
+        code = decoded.codes[i]
+        probs = tiles.probs[i]
+        order = np.argsort(-probs)
+        alternatives = [
+            {"code": CLASSES[k], "p": round(float(probs[k]), 4)}
+            for k in order[:4]
+            if CLASSES[k] != code and probs[k] >= 0.01
+        ][:3]
+        out.append(
+            {
+                "code": code,
+                "box": [round(float(v), 1) for v in tiles.xyxy[i]],
+                "confidence": round(float(probs[CLASSES.index(code)]), 4),
+                "alternatives": alternatives,
+                "sideways": bool(tiles.sideways[i]),
+                "face_down": bool(tiles.face_down[i] or code == BACK),
+                "role": roles[i],
+                "detector_confidence": round(float(tiles.confidence[i]), 4),
+            }
+        )
+    return out
+
+
+def _model_file(path: str | Path | None, name: str) -> Path:
+    file = Path(path) if path is not None else MODELS_DIR / f"{name}.onnx"
+    if not file.is_file():
+        raise ModelMissingError(
+            f"{name} model not found at {file}: train it (mjlens train {name}) or pass its path"
+        )
+    return file
+
+
+def _model_card(path: Path) -> Json:
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return {"file": path.name, "sha256": digest[:16], "bytes": path.stat().st_size}
+
+
+def _lap(timings: dict[str, float], stage: str, since: float) -> float:
+    now = time.perf_counter()
+    timings[stage] = (now - since) * 1000
+    return now
