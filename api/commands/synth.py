@@ -64,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
     from datasets.scene.art import usable_sources
 
     sources, kinds = _csv(args.sources), _csv(args.kinds)
+    from datasets.scene import KINDS
+
+    bad = [k for k in kinds if k not in KINDS]
+    if bad or not kinds:
+        raise CliError(f"unknown kind(s) {', '.join(bad)}; expected some of {', '.join(KINDS)}")
     usable = usable_sources(sources)
     missing = [s for s in sources if s not in usable]
     if missing and usable != ["stand-in"]:
