@@ -36,7 +36,7 @@ def main() -> int:
     import importlib
 
     status = 0
-    for name in ("fluffystuff", "kde"):
+    for name in ("fluffystuff", "kde", "gnome"):
         try:
             n = importlib.import_module(f"datasets.faces.{name}").rasterize_all()
             print(f"rasterize: {name}: {n} faces cached")
