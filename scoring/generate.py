@@ -302,12 +302,10 @@ def _legal_counts(tiles: list[str]) -> bool:
 
 def _meld_json(kind: str, tiles: tuple[str, ...], exposed: bool, rng: random.Random) -> Json:
     if kind == "chow":  # only the left player's discard can be chowed
-        return {
-            "type": "chow",
-            "tiles": list(tiles),
-            "claimed_from": "left",
-            "claimed_tile": rng.choice(tiles),
-        }
+        chow: Json = {"type": "chow", "tiles": list(tiles), "claimed_from": "left"}
+        if rng.random() < 0.8:  # naming the claimed tile is optional in Hand JSON
+            chow["claimed_tile"] = rng.choice(tiles)
+        return chow
     if kind == "kong" and not exposed:
         return {"type": "kong", "tiles": list(tiles), "concealed": True}
     meld: Json = {"type": kind, "tiles": list(tiles), "claimed_from": rng.choice(SIDES)}

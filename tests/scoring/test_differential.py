@@ -36,7 +36,7 @@ from tests.scoring import pmgb  # noqa: E402
 Fans = dict[int, int]
 Hand = Mapping[str, Any]
 DIFFERENCES_DOC = ROOT / "docs" / "scoring-differences.md"
-CI_HANDS = 2000
+CI_HANDS = 4000
 CI_SEED = 20261129
 
 # Our fan ids of the kong fans PyMahjongGB merges into its extra 明暗杠 (5 points).

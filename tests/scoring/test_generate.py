@@ -37,7 +37,7 @@ def _check_meld(meld: dict) -> None:
         suit = tiles[0][1]
         ranks = sorted(int(t[0]) for t in tiles)
         assert all(t[1] == suit for t in tiles) and ranks == [ranks[0] + i for i in range(3)]
-        assert meld["claimed_from"] == "left" and meld["claimed_tile"] in tiles
+        assert meld["claimed_from"] == "left" and meld.get("claimed_tile", tiles[0]) in tiles
     else:
         assert len(set(tiles)) == 1 and len(tiles) == {"pung": 3, "kong": 4}[meld["type"]]
         assert meld.get("concealed") or meld["claimed_from"] in SIDES
