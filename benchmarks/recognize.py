@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision.load import read_header
 from vision.pipeline import Recognition, interpret
 from vision.simulate import tiles_from_annotations
 
@@ -123,9 +124,13 @@ def evaluate(args: argparse.Namespace) -> Json:
         label = json.loads(path.read_text())
         hand, context = label["hand"], context_of(label["hand"])
         if recognizer is None:
-            seen = [a for a in label["annotations"] if a.get("visibility", 1.0) >= 0.5]
-            tiles = tiles_from_annotations(seen, rng, (args.sharp_lo, args.sharp_hi))
-            result: Recognition = interpret(tiles, context, args.ruleset)
+            # Every labelled tile, cut-off ones included: the scene labels only visible tiles.
+            tiles = tiles_from_annotations(
+                label["annotations"], rng, (args.sharp_lo, args.sharp_hi)
+            )
+            header = read_header(path.with_suffix(".jpg").read_bytes())
+            size = (header.width, header.height)
+            result: Recognition = interpret(tiles, context, args.ruleset, image_size=size)
         else:
             result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
         rows.append(_row(path.stem, hand, result, args.ruleset, len(label["annotations"])))
@@ -141,8 +146,12 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
     score_right = got is not None and score_key(result.score) == score_key(
         true_score(hand, ruleset)
     )
+    wanted = sum(len(m["tiles"]) for m in hand["melds"]) + len(hand["concealed"]) + 1
+    flowers = hand.get("flowers", [])
+    wanted += len(flowers) if isinstance(flowers, list) else 0
     return {
         "photo": name,
+        "complete": n_labels == wanted,
         "hand_right": hand_right,
         "score_right": score_right,
         "review": result.review,
@@ -164,6 +173,8 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
     right = [r for r in rows if r["hand_right"] and r["score_right"]]
     wrong = [r for r in rows if not (r["hand_right"] and r["score_right"])]
     flagged = [r for r in rows if r["review"]]
+    complete = [r for r in rows if r["complete"]]
+    wrong_complete = [r for r in complete if not (r["hand_right"] and r["score_right"])]
     reasons = Counter(reason.split(" (")[0] for r in rows for reason in r["reasons"])
     return {
         "mode": args.mode,
@@ -178,6 +189,14 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "right_but_flagged": sum(r["review"] for r in right) / max(len(right), 1),
         "unflagged_wrong_and_accepted": (n - len(right)) - sum(r["review"] for r in wrong),
         "review_reasons": dict(reasons.most_common()),
+        "complete_photos": len(complete),
+        "complete_right": (len(complete) - len(wrong_complete)) / max(len(complete), 1),
+        "complete_wrong_flagged": (
+            sum(r["review"] for r in wrong_complete) / len(wrong_complete)
+            if wrong_complete
+            else 1.0
+        ),
+        "complete_flag_rate": sum(r["review"] for r in complete) / max(len(complete), 1),
         "median_ms": statistics.median(r["ms"] for r in rows),
         "p95_decode_ms": float(np.percentile([r["decode_ms"] for r in rows], 95)),
     }

@@ -30,6 +30,7 @@ class TileGeometry:
     corners: Array  # (n, 4, 2) face TL, TR, BR, BL
     centers: Array  # (n, 2)
     ups: Array  # (n, 2) unit vectors from the face's bottom edge to its top edge
+    rights: Array  # (n, 2) unit vectors along the face's top edge, left to right
     face_width: float  # typical, pixels
     face_height: float
 
@@ -46,10 +47,13 @@ class TileGeometry:
         heights = np.linalg.norm(up, axis=1)
         widths = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
         ups = up / np.maximum(heights, 1e-9)[:, None]
+        right = (corners[:, 1] + corners[:, 2]) / 2 - (corners[:, 0] + corners[:, 3]) / 2
+        rights = right / np.maximum(np.linalg.norm(right, axis=1), 1e-9)[:, None]
         return TileGeometry(
             corners=corners,
             centers=corners.mean(axis=1),
             ups=ups,
+            rights=rights,
             face_width=float(np.median(widths)) if len(widths) else 0.0,
             face_height=float(np.median(heights)) if len(heights) else 0.0,
         )
@@ -57,28 +61,36 @@ class TileGeometry:
 
 @dataclass(frozen=True)
 class Frame:
-    """The reading frame: `up` is where faces point; `right` is 90 degrees clockwise of it."""
+    """The reading frame: `up` is where faces point, `right` the direction rows run.
+
+    Under perspective the two are not perpendicular in the photo (a row's line and the faces'
+    up-edges converge differently), so each is voted from the tiles' own edges: rows follow
+    the faces' top edges, and "across" is measured perpendicular to the row.
+    """
 
     up: Array
+    right: Array
 
     @property
-    def right(self) -> Array:
-        return np.array([-self.up[1], self.up[0]])
+    def down_normal(self) -> Array:
+        normal = np.array([-self.right[1], self.right[0]])
+        return normal if normal @ self.up < 0 else -normal
 
     def along(self, points: Array) -> Array:
         return np.asarray(points @ self.right, dtype=np.float64)
 
     def across(self, points: Array) -> Array:
-        return np.asarray(points @ -self.up, dtype=np.float64)
+        return np.asarray(points @ self.down_normal, dtype=np.float64)
 
     def extent_along(self, corners: Array) -> tuple[Array, Array]:
         projected = corners @ self.right
         return projected.min(axis=1), projected.max(axis=1)
 
     def quarter_turned(self, geometry: TileGeometry) -> npt.NDArray[np.bool_]:
-        """Tiles whose face reads a quarter turn off the row's reading direction."""
-        cosine = geometry.ups @ self.up
-        return np.asarray(np.abs(cosine) < np.cos(np.radians(45)), dtype=np.bool_)
+        """Tiles whose top edge runs across the row rather than along it."""
+        with_row = np.abs(geometry.rights @ self.right)
+        across_row = np.abs(geometry.rights @ self.up)
+        return np.asarray(across_row > with_row, dtype=np.bool_)
 
 
 def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str]]:
@@ -95,24 +107,30 @@ def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str
         ]
     agreement = np.clip(ups @ ups.T, 0.0, 1.0) ** 8
     seed = ups[int(np.argmax(agreement.sum(axis=1)))]
-    close = ups[ups @ seed > np.cos(np.radians(30))]
-    mean = close.sum(axis=0)
+    agree = ups @ seed > np.cos(np.radians(30))
+    mean = ups[agree].sum(axis=0)
     up = mean / np.linalg.norm(mean)
+    rights = (geometry.rights[voters] if voters.any() else geometry.rights[~tiles.face_down])[agree]
+    right = rights.sum(axis=0)
+    right = right / max(float(np.linalg.norm(right)), 1e-9)
+    if abs(float(right @ up)) > np.sin(np.radians(40)):  # degenerate: fall back to square
+        right = np.array([-up[1], up[0]])
     notes = []
-    if len(close) < 0.6 * len(ups):
+    if agree.sum() < 0.6 * len(ups):
         notes.append("tiles read in different directions; the layout may be wrong")
-    return Frame(up), notes
+    return Frame(up, right), notes
 
 
 def _frame_from_spread(centers: Array) -> Frame:
     """Rows run along the longest spread of the tile centres; up is a guess (photo up)."""
     if len(centers) < 2:
-        return Frame(np.array([0.0, -1.0]))
+        return Frame(np.array([0.0, -1.0]), np.array([1.0, 0.0]))
     spread = np.cov((centers - centers.mean(axis=0)).T)
     _, vectors = np.linalg.eigh(spread)
     right = vectors[:, -1]
     up = np.array([right[1], -right[0]])
-    return Frame(up if up[1] <= 0 else -up)
+    up = up if up[1] <= 0 else -up
+    return Frame(up, np.array([-up[1], up[0]]))
 
 
 def meld_log_likelihood(probs: npt.NDArray[np.float32], shape: str) -> float:

@@ -125,11 +125,13 @@ def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
     """
     back = tiles.probs[:, _BACK]
     turned = frame.quarter_turned(geometry)
+    # A flower is never claimed, so a turned flower is just lying askew.
+    flowery = tiles.probs[:, _FLOWER_SLICE].sum(axis=1) > 0.5
     kinds = []
     for i in range(len(tiles)):
         if tiles.face_down[i] or back[i] > 0.8:
             kinds.append("D")
-        elif tiles.sideways[i] or turned[i]:
+        elif (tiles.sideways[i] or turned[i]) and not flowery[i]:
             kinds.append("S")
         else:
             kinds.append("U")

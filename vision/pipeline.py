@@ -125,7 +125,7 @@ class Recognizer:
         clock = _lap(timings, "detect", clock)
         tiles = self.classifier.classify(photo, tiles)
         _lap(timings, "classify", clock)
-        result = interpret(tiles, checked, ruleset, timings=timings)
+        result = interpret(tiles, checked, ruleset, timings=timings, image_size=photo.original_size)
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
         return result
 
@@ -136,8 +136,13 @@ def interpret(
     ruleset: str = "mcr",
     *,
     timings: dict[str, float] | None = None,
+    image_size: tuple[int, int] | None = None,
 ) -> Recognition:
-    """Layout, decoding, scoring and the review flag for tiles already detected and classified."""
+    """Layout, decoding, scoring and the review flag for tiles already detected and classified.
+
+    `image_size` (width, height of the original photo) lets it warn about tiles cut off at
+    the photo's edge: part of the hand may be outside the picture.
+    """
     timings = timings if timings is not None else {}
     checked = check_context(context)
     clock = time.perf_counter()
@@ -146,8 +151,12 @@ def interpret(
     decoded = decode(tiles, found, checked)
     clock = _lap(timings, "decode", clock)
     warnings = [*found.warnings, *(w for w in decoded.warnings if w not in found.warnings)]
+    cut_off = image_size is not None and _touches_edge(tiles, image_size)
+    if cut_off:
+        warnings.append("a tile touches the photo's edge: part of the hand may be cut off")
     scored = _score(decoded.hand, ruleset, warnings)
     _lap(timings, "score", clock)
+    # Not a review reason on its own: tight framing is common and usually harmless.
     reasons = review_reasons(found, decoded, scored)
     return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
 
@@ -243,6 +252,14 @@ def _tiles_json(tiles: Tiles, found: Layout, decoded: Decoded) -> list[Json]:
             }
         )
     return out
+
+
+def _touches_edge(tiles: Tiles, image_size: tuple[int, int], margin: float = 2.0) -> bool:
+    width, height = image_size
+    box = tiles.xyxy
+    inside = (box[:, 0] > margin) & (box[:, 1] > margin)
+    inside &= (box[:, 2] < width - margin) & (box[:, 3] < height - margin)
+    return bool(len(tiles) and not inside.all())
 
 
 def _model_file(path: str | Path | None, name: str) -> Path:
