@@ -29,8 +29,9 @@ class RasterSource:
             self._cache[path] = load_face(path)
         return self._cache[path].copy()
 
-    def variants(self, code: str) -> int:
-        return len(self._files[code])
+    def paths(self, code: str) -> tuple[Path, ...]:
+        """The image files behind a code (repeated where a variant is weighted up)."""
+        return self._files[code]
 
 
 def load_face(path: Path) -> np.ndarray:
