@@ -34,6 +34,10 @@ def pick_kind(rng: np.random.Generator, kinds: Sequence[str]) -> str:
     return str(kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))])
 
 
+def _worker_init() -> None:
+    cv2.setNumThreads(1)  # the processes are the parallelism; OpenCV's own threads only fight
+
+
 def _render_one(job: tuple[int, int, str, tuple[str, ...], tuple[str, ...], int]) -> tuple:
     index, seed, out, sources, kinds, size = job
     rng = image_rng(seed, index)
@@ -68,7 +72,7 @@ def generate(
     results = []
     if workers > 1:
         # spawn, not fork: a forked child would inherit OpenCV's and torch's thread pools
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with multiprocessing.get_context("spawn").Pool(workers, _worker_init) as pool:
             for result in pool.imap_unordered(_render_one, jobs, chunksize=4):
                 results.append(result)
                 if progress:

@@ -43,57 +43,105 @@ def glare(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return _upscale(blob.astype(np.float32), shape)
 
 
-def finger(rng: np.random.Generator, canvas: np.ndarray, ids: np.ndarray) -> None:
-    """A fingertip entering from the frame edge: skin-coloured, shaded, blurred (out of focus)."""
+def apply_light(
+    rng: np.random.Generator, canvas: np.ndarray, gloss: np.ndarray, white_balance: np.ndarray
+) -> np.ndarray:
+    """Glare on glossy faces, then the room's light and the camera's white balance, in uint8."""
     h, w = canvas.shape[:2]
-    side = rng.integers(4)
+    shine = glare(rng, (h, w)) * (rng.uniform(0.2, 0.9) * 255)
+    shine_u8 = cv2.multiply(gloss, shine.astype(np.uint8), scale=1 / 255)
+    lit = cv2.add(canvas, cv2.merge([shine_u8, shine_u8, shine_u8]))
+    # Gains up to ~1.5 ride in uint8 as gain * 170, so one saturating multiply applies them.
+    field = light_field(rng, (h, w))
+    gains = cv2.merge([np.clip(field * g * 170, 0, 255).astype(np.uint8) for g in white_balance])
+    return cv2.multiply(lit, gains, scale=1 / 170)
+
+
+def finger(rng: np.random.Generator, canvas: np.ndarray, ids: np.ndarray) -> None:
+    """A fingertip entering from the frame edge: skin-coloured, round-shaded, with a nail,
+    out of focus. Drawn in its own box only; what it covers stops counting as visible."""
+    h, w = canvas.shape[:2]
+    side = int(rng.integers(4))
     t = rng.uniform(0.1, 0.9)
-    base = {0: (t * w, 0), 1: (w, t * h), 2: (t * w, h), 3: (0, t * h)}[int(side)]
-    inward = {0: 90, 1: 180, 2: 270, 3: 0}[int(side)] + rng.uniform(-35, 35)
+    base = np.array({0: (t * w, 0), 1: (w, t * h), 2: (t * w, h), 3: (0, t * h)}[side])
+    inward = np.radians({0: 90, 1: 180, 2: 270, 3: 0}[side] + rng.uniform(-35, 35))
     length = rng.uniform(0.12, 0.35) * max(h, w)
     width = rng.uniform(0.06, 0.1) * max(h, w)
-    a = np.radians(inward)
-    tip = np.array(base) + length * np.array([np.cos(a), np.sin(a)])
-    mask = np.zeros((h, w), np.uint8)
-    cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 255, int(width))
-    cv2.circle(mask, (int(tip[0]), int(tip[1])), int(width / 2), 255, -1, cv2.LINE_AA)
-    ids[mask > 127] = 0  # whatever the finger covers is no longer visible
+    axis = np.array([np.cos(inward), np.sin(inward)])
+    tip = base + length * axis
+    pad = int(width)
+    x0 = int(max(min(base[0], tip[0]) - pad, 0))
+    y0 = int(max(min(base[1], tip[1]) - pad, 0))
+    x1 = int(min(max(base[0], tip[0]) + pad, w))
+    y1 = int(min(max(base[1], tip[1]) + pad, h))
+    if x1 <= x0 or y1 <= y0:
+        return
+    off = np.array([x0, y0])
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    b, e = (base - off).astype(int), (tip - off).astype(int)
+    cv2.line(mask, tuple(b), tuple(e), 255, int(width))
+    cv2.circle(mask, tuple(e), int(width / 2), 255, -1, cv2.LINE_AA)
+    ids[y0:y1, x0:x1][mask > 127] = 0  # whatever the finger covers is no longer visible
     skin = np.array(
         [rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 240)], np.float32
     )
-    soft = cv2.GaussianBlur(mask, (0, 0), width * 0.08 + 1).astype(np.float32)[..., None] / 255
-    # Round shading across the finger: dimmer towards its edges.
     core = cv2.GaussianBlur(mask, (0, 0), width * 0.3).astype(np.float32)[..., None] / 255
-    finger_img = skin * (0.55 + 0.5 * core)
-    canvas[:] = np.clip(canvas * (1 - soft) + finger_img * soft, 0, 255).astype(np.uint8)
+    colour = skin * (0.55 + 0.5 * core)
+    nail = np.zeros_like(mask)
+    nail_centre = tip - axis * width * 0.3 - off
+    centre = (float(nail_centre[0]), float(nail_centre[1]))
+    box = (centre, (width * 0.45, width * 0.6), float(np.degrees(inward)))
+    cv2.ellipse(nail, box, 255, -1, cv2.LINE_AA)
+    if rng.random() < 0.6:  # nail side up
+        nail_f = cv2.GaussianBlur(nail, (0, 0), 2).astype(np.float32)[..., None] / 255
+        colour = colour * (1 - 0.5 * nail_f) + (skin * 0.5 + 120) * 0.5 * nail_f
+    soft = cv2.GaussianBlur(mask, (0, 0), width * 0.08 + 1).astype(np.float32)[..., None] / 255
+    roi = canvas[y0:y1, x0:x1]
+    roi[:] = np.clip(roi * (1 - soft) + colour * soft, 0, 255).astype(np.uint8)
+
+
+def white_balance(rng: np.random.Generator) -> np.ndarray:
+    """Per-channel gains (B, G, R) of a phone's auto white balance and exposure, slightly off."""
+    warm = rng.normal(0, 0.06)  # tungsten-ish rooms push red up and blue down
+    gains = np.array([1 - warm, 1.0, 1 + warm]) + rng.normal(0, 0.03, 3)
+    return (gains * rng.uniform(0.75, 1.25)).astype(np.float32)
 
 
 def camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """White balance, exposure, blur, noise and JPEG, each drawn at random strength."""
-    f = img.astype(np.float32)
-    wb = rng.normal(1.0, 0.06, 3).astype(np.float32)
-    exposure = rng.uniform(0.75, 1.25)
-    f *= wb * exposure
+    """Tone curve, blur, sensor noise and JPEG, each drawn at random strength (all uint8 ops)."""
     gamma = rng.uniform(0.8, 1.25)
-    f = 255.0 * (np.clip(f, 0, 255) / 255.0) ** gamma
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    out = cv2.LUT(img, lut)
+    scale = max(img.shape[:2]) / 1280  # blur is a share of the frame, not a pixel count
     if rng.random() < 0.5:  # defocus
-        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.6))
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6) * scale)
     if rng.random() < 0.2:  # hand shake
-        n = int(rng.integers(3, 10))
+        n = max(2, round(rng.uniform(3, 10) * scale))
         kernel = np.zeros((n, n), np.float32)
         cv2.line(kernel, (0, n // 2), (n - 1, n // 2), 1.0, 1)
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (n, n))
-        f = cv2.filter2D(f, -1, kernel / max(kernel.sum(), 1e-6))
-    sigma = rng.uniform(0.5, 6.0)
-    h, w = f.shape[:2]
-    luma = rng.standard_normal((h, w), dtype=np.float32) * sigma
-    chroma = cv2.resize(rng.standard_normal((h // 4, w // 4, 3), dtype=np.float32), (w, h))
-    f += luma[..., None] + chroma * sigma * 0.5
-    out = np.clip(f, 0, 255).astype(np.uint8)
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    out = _sensor_noise(rng, out, rng.uniform(0.5, 6.0))
     if rng.random() < 0.7:
         quality = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def _sensor_noise(rng: np.random.Generator, img: np.ndarray, sigma: float) -> np.ndarray:
+    """Fine luminance grain plus blotchy chroma noise, as a phone's denoiser leaves them."""
+    h, w = img.shape[:2]
+    # OpenCV's generator is much faster than numpy's at this size; seeding it from ours keeps
+    # the picture a pure function of the scene's seed.
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    luma = np.empty((h, w), np.int16)
+    cv2.randn(luma, 0, sigma)
+    chroma = np.empty((max(h // 4, 1), max(w // 4, 1), 3), np.int16)
+    cv2.randn(chroma, (0, 0, 0), (sigma * 0.5,) * 3)
+    noisy = img.astype(np.int16)
+    noisy += luma[..., None]
+    noisy += cv2.resize(chroma, (w, h), interpolation=cv2.INTER_NEAREST)
+    return np.clip(noisy, 0, 255).astype(np.uint8)

@@ -168,9 +168,10 @@ def _shadows(
         img = cam.project(np.vstack([on_table, pts[pts[:, 2] < 1.0]])) / q
         cv2.fillConvexPoly(mask, cv2.convexHull(img.astype(np.int32)), 255, cv2.LINE_AA)
     soft = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1.0, 4.0))
-    soft = cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) / 255
-    darkness = 1.0 - rng.uniform(0.25, 0.6) * soft
-    canvas[:] = (canvas * darkness[..., None]).astype(np.uint8)
+    # light = 255 - strength * shadow, applied as one saturating uint8 multiply
+    light_q = 255 - cv2.multiply(soft, np.full_like(soft, int(rng.uniform(64, 153))), scale=1 / 255)
+    light_full = cv2.resize(light_q, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(canvas, cv2.merge([light_full] * 3), dst=canvas, scale=1 / 255)
 
 
 def render_scene(
@@ -214,11 +215,7 @@ def render_scene(
         art = None if p.face_down else faces.face(p.code)
         drawn[i] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
 
-    img = canvas.astype(np.float32)
-    glare = effects.glare(rng, img.shape[:2]) * rng.uniform(0.2, 0.9) * 255
-    img += (gloss.astype(np.float32) / 255 * glare)[..., None]
-    img *= effects.light_field(rng, img.shape[:2])[..., None]
-    canvas = np.clip(img, 0, 255).astype(np.uint8)
+    canvas = effects.apply_light(rng, canvas, gloss, effects.white_balance(rng))
     if rng.random() < 0.12:
         effects.finger(rng, canvas, ids)
     image = effects.camera_effects(rng, canvas)

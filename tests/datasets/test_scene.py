@@ -120,7 +120,7 @@ def test_corners_rectify_to_an_upright_face(seed: int) -> None:
                 assert upright > _corr(crop, turned) - 0.02
         matches.append(upright)
     # Glare, blur and plain faces (white dragon) weaken single matches, not the typical one.
-    assert len(matches) >= 3 and np.median(matches) > 0.5
+    assert len(matches) >= 3 and np.median(matches) > 0.4
 
 
 @pytest.mark.parametrize("seed", range(10))
