@@ -67,6 +67,25 @@ def _flowers(name: str, raw: str) -> int | list[str]:
     return codes
 
 
+PLAYING_CODES = (
+    *(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)),
+    *("E", "S", "W", "N", "C", "F", "P"),
+)
+
+
+def _kongs(name: str, raw: str) -> list[str]:
+    """The tiles of the concealed kongs on the table, comma-separated (e.g. "5p,9s"): their
+    face-down tiles do not show which tile they are."""
+    codes = [c.strip() for c in raw.split(",") if c.strip()]
+    if len(codes) > 4 or any(c not in PLAYING_CODES for c in codes):
+        raise Problem(
+            INVALID_FIELD,
+            f"concealed_kongs must list up to 4 tile codes such as 5p,9s, not {raw!r}",
+            pointer=f"/{name}",
+        )
+    return codes
+
+
 _PARSERS: dict[str, Callable[[str, str], Any]] = {
     "seat_wind": _wind,
     "prevalent_wind": _wind,
@@ -76,7 +95,7 @@ _PARSERS: dict[str, Callable[[str, str], Any]] = {
     "kong_replacement": _flag,
     "robbing_kong": _flag,
     "flowers": _flowers,
-    "concealed_kongs": lambda name, raw: _count(name, raw, 4),
+    "concealed_kongs": _kongs,
 }
 CONTEXT_FIELDS: tuple[str, ...] = tuple(_PARSERS)
 

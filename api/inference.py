@@ -23,6 +23,7 @@ from api.problems import (
     BAD_PHOTO,
     BAD_REQUEST,
     BUSY,
+    INVALID_FIELD,
     NOT_READY,
     TOO_LARGE,
     UNSUPPORTED_MEDIA,
@@ -63,6 +64,8 @@ def photo_problem(exc: Exception) -> Problem | None:
     except ImportError:
         return None
     if not isinstance(exc, PhotoError):
+        if type(exc).__name__ == "ContextError":  # vision.pipeline's: a context field it refuses
+            return Problem(INVALID_FIELD, str(exc))
         return None
     status = exc.status if exc.status in (*_PHOTO_KINDS, 422) else 422
     return Problem(_PHOTO_KINDS.get(status, BAD_PHOTO), str(exc), status=status)

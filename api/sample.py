@@ -36,7 +36,7 @@ def make_sample(seed: int, size: int = 1280, out: Path = STATIC) -> tuple[Path, 
         "size": size,
         "hand": scene.hand,
         "tiles": [
-            {k: a[k] for k in ("code", "bbox", "sideways", "face_down", "role")}
+            {k: a.get(k) for k in ("code", "bbox", "sideways", "face_down", "role", "meld_id")}
             for a in scene.annotations
         ],
     }

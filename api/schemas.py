@@ -95,7 +95,10 @@ _CONTEXT_PROPS: dict[str, Any] = {name: {"type": "string"} for name in (*CONTEXT
 _CONTEXT_PROPS["seat_wind"] = {"enum": ["E", "S", "W", "N"]}
 _CONTEXT_PROPS["prevalent_wind"] = {"enum": ["E", "S", "W", "N"]}
 _CONTEXT_PROPS["flowers"] = {"type": "string", "description": "a count 0-8 or codes like 1h,5h"}
-_CONTEXT_PROPS["concealed_kongs"] = {"type": "integer", "minimum": 0, "maximum": 4}
+_CONTEXT_PROPS["concealed_kongs"] = {
+    "type": "string",
+    "description": "the tiles of concealed kongs shown face down, e.g. 5p,9s",
+}
 for _flag in ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong"):
     _CONTEXT_PROPS[_flag] = {"type": "boolean"}
 

@@ -140,9 +140,9 @@ def _multipart_problem(message: str, limits: Limits, photo_field: str) -> Proble
             f"named '{photo_field}' (with a filename)",
         )
     if message.startswith("Too many files"):
-        return Problem(TOO_LARGE, f"send one file only, the photo in '{photo_field}'")
+        return Problem(BAD_MULTIPART, f"send one file only, the photo in '{photo_field}'")
     if message.startswith("Too many fields"):
-        return Problem(TOO_LARGE, f"more than {limits.form_fields} form fields")
+        return Problem(BAD_MULTIPART, f"more than {limits.form_fields} form fields")
     return Problem(BAD_MULTIPART, f"malformed multipart form: {message}")
 
 

@@ -254,37 +254,48 @@ function fromRecognition(rec) {
   state.melds = [];
   state.removed = [];
   const dets = (rec.tiles || []).map((d, index) => newTile(d.code, "loose", {
-    box: d.box, confidence: d.confidence, detected: d.code, index: index + 1, sideways: d.sideways,
+    box: d.box, confidence: d.confidence, detected: d.code, index: index + 1, role: d.role,
   }));
-  const slots = [];
   const hand = rec.hand;
-  if (hand) {
-    for (const m of hand.melds || []) {
-      const meld = newMeld(!!m.concealed);
-      meld.claimed_from = m.claimed_from || null;
-      m.tiles.forEach((c) => slots.push({ code: c, group: "meld", meld: meld.key }));
-    }
-    (hand.concealed || []).forEach((c) => slots.push({ code: c, group: "concealed" }));
-    if (hand.winning_tile) slots.push({ code: hand.winning_tile, group: "winning" });
-    if (Array.isArray(hand.flowers)) hand.flowers.forEach((c) => slots.push({ code: c, group: "flower" }));
-    setContext(hand);
-  } else {
-    dets.forEach((d) => { if (d.code !== "back") slots.push({ code: d.code, group: isFlower(d.code) ? "flower" : "concealed" }); });
+  if (!hand) {
+    // No legal hand was read: offer every face-up tile as concealed for the user to fix.
+    dets.forEach((d) => { if (d.code !== "back") d.group = isFlower(d.code) ? "flower" : "concealed"; });
+    state.tiles = dets;
+    return;
   }
-  // Each slot of the hand takes a detected tile of the same code, then a face-down one (a
-  // concealed kong shows backs); a slot left over is a tile the camera did not see.
-  const free = dets.slice();
-  const claim = (pred) => { const k = free.findIndex(pred); return k < 0 ? null : free.splice(k, 1)[0]; };
-  const placed = slots.map((s) => claim((d) => d.code === s.code));
-  slots.forEach((s, k) => {
-    const det = placed[k] || (s.group === "meld" ? claim((d) => d.code === "back") : null);
-    const tile = det || newTile(s.code, s.group);
-    tile.group = s.group;
-    tile.meld = s.meld || null;
-    if (det && det.code !== s.code) tile.code = s.code; // a face-down tile read as its kong
-    state.tiles.push(tile);
-  });
-  free.forEach((d) => state.tiles.push(d)); // seen but not part of the hand
+  setContext(hand);
+  const free = new Set(dets);
+  // Melds: the recognizer names the detections of each (tile_indices); the codes are the
+  // decoded ones, so a face-down tile of a concealed kong takes the kong's tile.
+  const melds = Array.isArray(rec.melds) && rec.melds.length ? rec.melds : hand.melds || [];
+  for (const m of melds) {
+    const meld = newMeld(!!m.concealed);
+    meld.claimed_from = m.claimed_from || null;
+    const indices = Array.isArray(m.tile_indices) ? m.tile_indices : [];
+    const codes = m.tiles.slice();
+    for (const k of indices) {
+      const det = dets[k];
+      if (!det || !free.has(det)) continue;
+      const at = codes.indexOf(det.code) >= 0 ? codes.indexOf(det.code) : codes.length - 1;
+      det.code = codes.splice(at, 1)[0];
+      det.detected = det.detected === "back" ? det.code : det.detected;
+      Object.assign(det, { group: "meld", meld: meld.key });
+      free.delete(det);
+      state.tiles.push(det);
+    }
+    codes.forEach((c) => state.tiles.push(newTile(c, "meld", { meld: meld.key })));
+  }
+  // The rest of the hand takes detections of the same code, preferring the same role.
+  const slots = (hand.concealed || []).map((c) => ({ code: c, group: "concealed" }));
+  if (hand.winning_tile) slots.push({ code: hand.winning_tile, group: "winning" });
+  if (Array.isArray(hand.flowers)) hand.flowers.forEach((c) => slots.push({ code: c, group: "flower" }));
+  const pick = (pred) => { for (const d of free) if (pred(d)) { free.delete(d); return d; } return null; };
+  const winning = slots.filter((s) => s.group === "winning");
+  for (const s of [...winning, ...slots.filter((x) => x.group !== "winning")]) {
+    const det = pick((d) => d.code === s.code && d.role === s.group) || pick((d) => d.code === s.code);
+    state.tiles.push(Object.assign(det || newTile(s.code, s.group), { group: s.group, meld: null }));
+  }
+  for (const d of free) state.tiles.push(d); // seen but not part of the hand
 }
 
 function setContext(hand) {

@@ -1,0 +1,31 @@
+"""Shared fixtures: an app with the replaying recognizer and small caps, so tests stay fast."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from api.app import create_app
+from api.limits import Limits
+from fastapi.testclient import TestClient
+
+from tests.api.fakes import ReplayRecognizer, missing_models
+
+# Small caps: the corpus can cross them with little data.
+TEST_LIMITS = Limits(photo_bytes=512 * 1024, json_bytes=16 * 1024, queue_wait_s=5.0)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    app = create_app(recognizer_factory=ReplayRecognizer, limits=TEST_LIMITS)
+    with TestClient(app) as test_client:
+        assert app.state.host.wait_ready(10), app.state.host.error
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def no_models_client() -> Iterator[TestClient]:
+    app = create_app(recognizer_factory=missing_models, limits=TEST_LIMITS)
+    with TestClient(app) as test_client:
+        app.state.host.wait_ready(5)
+        yield test_client

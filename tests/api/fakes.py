@@ -1,0 +1,124 @@
+"""Stand-in recognizers for API and browser tests, where the ONNX models may not exist.
+
+`ReplayRecognizer` checks the photo with the real `vision.load` (so bad photos fail exactly
+as in production) and then answers with the bundled sample's TRUE hand and tile boxes,
+scored by the real scorer. It tests the HTTP and page plumbing, never recognition quality.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from api.app import create_app
+from api.limits import Limits
+from fastapi import FastAPI
+
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "api" / "static"
+SAMPLE_PHOTO = SAMPLE_DIR / "sample.jpg"
+SAMPLE_TRUTH = json.loads((SAMPLE_DIR / "sample.json").read_text())
+
+
+class Replayed:
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+
+    def to_json(self) -> dict[str, Any]:
+        return json.loads(json.dumps(self.body))
+
+
+def _xyxy(bbox: list[float]) -> list[float]:
+    x, y, w, h = bbox
+    return [round(x, 1), round(y, 1), round(x + w, 1), round(y + h, 1)]
+
+
+def replay_body(context: Mapping[str, Any] | None, ruleset: str, sha256: str) -> dict[str, Any]:
+    from scoring import score
+
+    hand = dict(SAMPLE_TRUTH["hand"])
+    hand.update({k: v for k, v in (context or {}).items() if k != "concealed_kongs"})
+    tiles = [
+        {
+            "code": t["code"],
+            "box": _xyxy(t["bbox"]),
+            "confidence": 0.97,
+            "alternatives": [],
+            "sideways": t["sideways"],
+            "face_down": t["face_down"],
+            "role": t["role"],
+        }
+        for t in SAMPLE_TRUTH["tiles"]
+    ]
+    # Each meld takes the first unused meld-role tiles with its codes, as the decoder names them.
+    used: set[int] = set()
+    melds = []
+    for meld in hand["melds"]:
+        indices = []
+        for code in meld["tiles"]:
+            k = next(
+                i
+                for i, t in enumerate(tiles)
+                if i not in used and t["role"] == "meld" and t["code"] == code
+            )
+            used.add(k)
+            indices.append(k)
+        melds.append({**meld, "tile_indices": indices})
+    return {
+        "tiles": tiles,
+        "melds": melds,
+        "hand": hand,
+        "score": score(hand, ruleset).to_json(),
+        "warnings": [],
+        "review": False,
+        "timings_ms": {"load": 1.0},
+        "models": {"detector": {"file": "replay"}, "classifier": {"file": "replay"}},
+        "sha256": sha256,
+    }
+
+
+class ReplayRecognizer:
+    def __init__(self, delay_s: float = 0.0) -> None:
+        self.delay_s = delay_s
+        self.calls = 0
+        self.running = 0
+        self.most_running = 0
+        self._lock = threading.Lock()
+
+    def recognize(
+        self, data: bytes, context: Mapping[str, Any] | None = None, ruleset: str = "mcr"
+    ) -> Replayed:
+        from vision.load import load_photo
+
+        with self._lock:
+            self.calls += 1
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
+        try:
+            photo = load_photo(data)
+            time.sleep(self.delay_s)
+            return Replayed(replay_body(context, ruleset, photo.sha256))
+        finally:
+            with self._lock:
+                self.running -= 1
+
+
+class BrokenRecognizer:
+    """A recognizer with a bug: every call raises, to exercise the catch-all handler."""
+
+    def recognize(
+        self, data: bytes, context: Mapping[str, Any] | None = None, ruleset: str = "mcr"
+    ) -> Replayed:
+        raise RuntimeError("a bug in the recognizer")
+
+
+def missing_models() -> ReplayRecognizer:
+    raise FileNotFoundError("models/detector.onnx not found")
+
+
+def create_replay_app() -> FastAPI:
+    """For `uvicorn tests.api.fakes:create_replay_app --factory` (browser test, benchmark)."""
+    return create_app(recognizer_factory=ReplayRecognizer, limits=Limits.from_env())
