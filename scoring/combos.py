@@ -1,0 +1,151 @@
+"""Fans between sets: how chows and pungs combine, under the combination principles.
+
+A bigger combination (three or four sets) is looked for first; when found, its sets are not
+split to form smaller ones (non-separation), and the set left over combines at most once
+(account-once). Without one, pairs of chows are counted, at most three among four chows and
+two among three, dropping repeats first (non-identical, account-once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .fan_table import Fan
+from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
+from .shapes import Set
+from .tally import ACCOUNT_ONCE, NON_SEPARATION, Tally
+
+TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # triple + the rest
+# When a three-chow fan leaves one chow, the reference takes its one extra fan in this order.
+EXTRA_CHOW_ORDER = (
+    Fan.PURE_DOUBLE_CHOW,
+    Fan.MIXED_DOUBLE_CHOW,
+    Fan.SHORT_STRAIGHT,
+    Fan.TWO_TERMINAL_CHOWS,
+)
+Patterns = dict[int, tuple[tuple[Fan, Check], ...]]
+
+
+def _tiles(sets: Sequence[Set]) -> list[int]:
+    return [s[1] for s in sets]
+
+
+def _note_inner(tally: Tally, patterns: Patterns, sets: Sequence[Set], outer: Fan) -> None:
+    """Record the smaller fans inside a bigger one as not counted (non-separation)."""
+    for size in range(len(sets) - 1, 1, -1):
+        for group in combinations(sets, size):
+            inner = match(patterns, _tiles(group))
+            if inner is not None:
+                tally.dropped_inner(inner, outer, NON_SEPARATION)
+
+
+def chow_fans(tally: Tally, chows: list[Set]) -> None:
+    chows = sorted(chows, key=lambda s: s[1])
+    if len(chows) == 4:
+        fan = match(CHOW_PATTERNS, _tiles(chows))
+        if fan is not None:
+            tally.add(fan, tuple(chows))
+            _note_inner(tally, CHOW_PATTERNS, chows, fan)
+            return
+        for a, b, c, rest in TRIPLES_OF_FOUR:
+            triple = [chows[a], chows[b], chows[c]]
+            fan = match(CHOW_PATTERNS, _tiles(triple))
+            if fan is not None:
+                tally.add(fan, tuple(triple))
+                _note_inner(tally, CHOW_PATTERNS, triple, fan)
+                _extra_chow(tally, triple, chows[rest], fan)
+                return
+        _pairs_limited(tally, chows, 3)
+    elif len(chows) == 3:
+        fan = match(CHOW_PATTERNS, _tiles(chows))
+        if fan is not None:
+            tally.add(fan, tuple(chows))
+            _note_inner(tally, CHOW_PATTERNS, chows, fan)
+            return
+        _pairs_limited(tally, chows, 2)
+    elif len(chows) == 2:
+        fan = match(CHOW_PATTERNS, _tiles(chows))
+        if fan is not None:
+            tally.add(fan, tuple(chows))
+
+
+def _extra_chow(tally: Tally, triple: list[Set], extra: Set, outer: Fan) -> None:
+    found = {}
+    for s in triple:
+        fan = match(CHOW_PATTERNS, [min(s[1], extra[1]), max(s[1], extra[1])])
+        if fan is not None:
+            found.setdefault(fan, s)
+    for fan in EXTRA_CHOW_ORDER:
+        if fan in found:
+            tally.add(fan, (found[fan], extra))
+            for other in found:
+                if other != fan:
+                    tally.dropped_inner(other, fan, ACCOUNT_ONCE)
+            return
+
+
+def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
+    """Pairs of chows without a bigger fan: at most `most`, fewer where a chow relates to none."""
+    pairs: list[tuple[Fan, tuple[Set, Set]]] = []
+    related = [False] * len(chows)
+    for i, j in combinations(range(len(chows)), 2):
+        fan = match(CHOW_PATTERNS, [chows[i][1], chows[j][1]])
+        if fan is not None:
+            pairs.append((fan, (chows[i], chows[j])))
+            related[i] = related[j] = True
+    if len(chows) == 4:
+        most -= related.count(False)
+        if most <= 0:
+            return
+    by_fan: dict[Fan, list[tuple[Set, Set]]] = {}
+    for fan, sets in pairs:
+        by_fan.setdefault(fan, []).append(sets)
+    count = len(pairs)
+    # Cut repeats first (down to one of each fan), then whole fans, cheapest-listed first:
+    # Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow.
+    for keep in (1, 0):
+        for fan in reversed(EXTRA_CHOW_ORDER):
+            group = by_fan.get(fan, [])
+            while len(group) > keep and count > most:
+                group.pop()
+                count -= 1
+                kept = next((f for f, g in by_fan.items() if g), fan)
+                tally.dropped_inner(fan, kept, ACCOUNT_ONCE)
+    for fan in EXTRA_CHOW_ORDER:
+        for sets in by_fan.get(fan, []):
+            tally.add(fan, sets)
+
+
+def pung_fans(tally: Tally, pungs: list[Set]) -> None:
+    pungs = sorted(pungs, key=lambda s: s[1])
+    if len(pungs) == 4:
+        fan = match(PUNG_PATTERNS, _tiles(pungs))
+        if fan is not None:
+            tally.add(fan, tuple(pungs))
+            _note_inner(tally, PUNG_PATTERNS, pungs, fan)
+            return
+        for a, b, c, rest in TRIPLES_OF_FOUR:
+            triple = [pungs[a], pungs[b], pungs[c]]
+            fan = match(PUNG_PATTERNS, _tiles(triple))
+            if fan is not None:
+                tally.add(fan, tuple(triple))
+                _note_inner(tally, PUNG_PATTERNS, triple, fan)
+                for s in triple:  # the fourth pung combines once, with the first that fits
+                    pair_fan = match(PUNG_PATTERNS, sorted((s[1], pungs[rest][1])))
+                    if pair_fan is not None:
+                        tally.add(pair_fan, (s, pungs[rest]))
+                        break
+                return
+    elif len(pungs) == 3:
+        fan = match(PUNG_PATTERNS, _tiles(pungs))
+        if fan is not None:
+            tally.add(fan, tuple(pungs))
+            _note_inner(tally, PUNG_PATTERNS, pungs, fan)
+            return
+    elif len(pungs) != 2:
+        return
+    for s, t in combinations(pungs, 2):
+        fan = match(PUNG_PATTERNS, [s[1], t[1]])
+        if fan is not None:
+            tally.add(fan, (s, t))

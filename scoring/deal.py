@@ -1,0 +1,75 @@
+"""A hand turned into numbers for the scorer: declared sets, concealed tiles, the win."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hand import Hand
+from .profiles import Profile
+from .shapes import CHOW, KONG, PUNG, Set
+from .tile_index import CODES, INDEX
+
+WIND_OF = {"E": INDEX["E"], "S": INDEX["S"], "W": INDEX["W"], "N": INDEX["N"]}
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    fixed: tuple[Set, ...]  # declared melds; a concealed kong is not `melded`
+    standing: tuple[int, ...]  # concealed tiles without the winning tile
+    win: int
+    self_drawn: bool
+    last_tile: bool
+    wall_last: bool
+    about_kong: bool  # kong replacement when self-drawn, robbing a kong otherwise
+    seat: int
+    prevalent: int
+    flowers: int
+    profile: Profile
+
+    def standing_counts(self) -> list[int]:
+        counts = [0] * 34
+        for t in self.standing:
+            counts[t] += 1
+        return counts
+
+    def melded_count(self) -> int:
+        return sum(1 for s in self.fixed if s[2])
+
+
+def deal_from_hand(hand: Hand, profile: Profile) -> Deal:
+    fixed: list[Set] = []
+    for meld in hand.melds:
+        tiles = sorted(INDEX[c] for c in meld.tiles)
+        if meld.kind == "chow":
+            fixed.append((CHOW, tiles[1], True))
+        else:
+            fixed.append((PUNG if meld.kind == "pung" else KONG, tiles[0], not meld.concealed))
+    win = INDEX[hand.winning_tile]
+    # Three copies of the winning tile in one's own melds make it the last of its kind.
+    in_melds = sum(1 for m in hand.melds for c in m.tiles if c == hand.winning_tile)
+    return Deal(
+        fixed=tuple(fixed),
+        standing=tuple(sorted(INDEX[c] for c in hand.concealed)),
+        win=win,
+        self_drawn=hand.self_drawn,
+        last_tile=hand.last_tile or in_melds == 3,
+        wall_last=hand.last_of_wall,
+        about_kong=hand.kong_replacement or hand.robbing_kong,
+        seat=WIND_OF[hand.seat_wind],
+        prevalent=WIND_OF[hand.prevalent_wind],
+        flowers=hand.flower_count,
+        profile=profile,
+    )
+
+
+def set_text(s: Set) -> str:
+    """A set in the compact notation: 234m, EEE, 9999p, 55s."""
+    kind, t, _ = s
+    code = CODES[t]
+    if kind == CHOW:
+        r = int(code[0])
+        return f"{r - 1}{r}{r + 1}{code[1]}"
+    n = {PUNG: 3, KONG: 4}.get(kind, 2)
+    if t < 27:
+        return code[0] * n + code[1]
+    return code * n

@@ -1,0 +1,250 @@
+"""MCR scoring of one hand: every reading of it, scored fan by fan, the highest kept.
+
+The flow follows the reference calculator (PyMahjongGB 1.4.0, after Jeff Wang's
+ChineseOfficialMahjongHelper) step for step, so that profile `mcr-mil` agrees with it exactly:
+sets first, then the hand as a whole, then the wait, then the principles, then the winds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .combos import chow_fans, pung_fans
+from .deal import Deal
+from .fan_table import ROWS, Fan
+from .shapes import CHOW, KONG, PAIR, PUNG, Set, basic_waits, divisions, seven_pairs_waits
+from .tally import NON_REPEAT, Tally
+from .tile_index import DRAGON_TILES, WIND_TILES
+from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
+
+# How many Pungs of Terminals or Honors a fan takes back instead of all of them.
+PARTIAL_EXCLUSION = {
+    (Fan.NINE_GATES, Fan.PUNG_OF_TERMINALS_OR_HONORS): 1,
+    (Fan.BIG_THREE_WINDS, Fan.PUNG_OF_TERMINALS_OR_HONORS): 3,
+}
+CONCEALED_PUNG_FANS = {2: Fan.TWO_CONCEALED_PUNGS, 3: Fan.THREE_CONCEALED_PUNGS, 4: Fan.FOUR_CONCEALED_PUNGS}
+
+
+def win_condition_fans(tally: Tally, deal: Deal) -> None:
+    """和绝张, 妙手回春 / 海底捞月, 杠上开花 / 抢杠和, 自摸."""
+    if deal.last_tile:
+        tally.add(Fan.LAST_TILE, (deal.win,))
+    if deal.wall_last:
+        tally.add(Fan.LAST_TILE_DRAW if deal.self_drawn else Fan.LAST_TILE_CLAIM, (deal.win,))
+    if deal.about_kong:
+        tally.add(Fan.OUT_WITH_REPLACEMENT_TILE if deal.self_drawn else Fan.ROBBING_THE_KONG, (deal.win,))
+    if deal.self_drawn:
+        tally.add(Fan.SELF_DRAWN, (deal.win,))
+
+
+def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
+    """Kongs, concealed pungs, All Pungs, and each pung's own fan (箭刻, 幺九刻)."""
+    melded_kongs = [s for s in pungs if s[0] == KONG and s[2]]
+    concealed_kongs = [s for s in pungs if s[0] == KONG and not s[2]]
+    concealed = [s for s in pungs if not s[2]]
+    kongs = len(melded_kongs) + len(concealed_kongs)
+    if kongs == 1:
+        tally.add(Fan.MELDED_KONG if melded_kongs else Fan.CONCEALED_KONG, tuple(melded_kongs or concealed_kongs))
+    elif kongs == 2 and len(concealed_kongs) == 1:
+        both = (*concealed_kongs, *melded_kongs)
+        if deal.profile.concealed_and_melded_kong_fan:
+            tally.add(Fan.CONCEALED_AND_MELDED_KONG, both)
+        else:
+            tally.add(Fan.CONCEALED_KONG, tuple(concealed_kongs))
+            tally.add(Fan.MELDED_KONG, tuple(melded_kongs))
+    elif kongs == 2:
+        tally.add(Fan.TWO_CONCEALED_KONGS if concealed_kongs else Fan.TWO_MELDED_KONGS, tuple(melded_kongs or concealed_kongs))
+    elif kongs == 3:
+        tally.add(Fan.THREE_KONGS, tuple(s for s in pungs if s[0] == KONG))
+    elif kongs == 4:
+        tally.add(Fan.FOUR_KONGS, tuple(pungs))
+    # Two concealed kongs alone already are two concealed sets: no Two Concealed Pungs on top.
+    if not (kongs == 2 and len(concealed_kongs) == 2 and len(concealed) == 2):
+        fan = CONCEALED_PUNG_FANS.get(len(concealed))
+        if fan is not None:
+            tally.add(fan, tuple(concealed))
+    if len(pungs) == 4:
+        tally.add(Fan.ALL_PUNGS, tuple(pungs))
+    for s in pungs:
+        if s[1] in DRAGON_TILES:
+            tally.add(Fan.DRAGON_PUNG, (s,))
+        elif s[1] in WIND_TILES or (s[1] < 27 and s[1] % 9 in (0, 8)):
+            tally.add(Fan.PUNG_OF_TERMINALS_OR_HONORS, (s,))
+
+
+def _terminal_chows(chows: Sequence[Set], pair: int) -> Fan | None:
+    """一色双龙会 / 三色双龙会: 123 and 789 chows around a pair of 5."""
+    if pair >= 27 or pair % 9 != 4:
+        return None
+    pair_suit = pair // 9
+    ends = sorted((s[1] // 9, s[1] % 9) for s in chows)
+    if any(r not in (1, 7) for _, r in ends):
+        return None
+    if all(su == pair_suit for su, _ in ends) and sorted(r for _, r in ends) == [1, 1, 7, 7]:
+        return Fan.PURE_TERMINAL_CHOWS
+    others = sorted({0, 1, 2} - {pair_suit})
+    if ends == [(others[0], 1), (others[0], 7), (others[1], 1), (others[1], 7)]:
+        return Fan.THREE_SUITED_TERMINAL_CHOWS
+    return None
+
+
+def _is_nine_gates(standing: Sequence[int]) -> bool:
+    """九莲宝灯: the 13 tiles held before the win are 1112345678999 of one suit."""
+    if len(standing) != 13 or standing[0] >= 27 or standing[0] // 9 != standing[-1] // 9:
+        return False
+    counts = [0] * 9
+    for t in standing:
+        counts[t % 9] += 1
+    return counts == [3, 1, 1, 1, 1, 1, 1, 1, 3]
+
+
+def set_trait_fans(tally: Tally, sets: Sequence[Set]) -> None:
+    """全带幺 Outside Hand, 全带五 All Five, 全双刻 All Even Pungs: every set and the pair."""
+    outside = fives = evens = 0
+    for kind, t, _ in sets:
+        if t >= 27:
+            outside += 1
+            continue
+        r = t % 9 + 1
+        if kind == CHOW:
+            outside += r in (2, 8)
+            fives += r in (4, 5, 6)
+        else:
+            outside += r in (1, 9)
+            fives += r == 5
+            evens += r % 2 == 0
+    if outside == 5:
+        tally.add(Fan.OUTSIDE_HAND)
+    elif fives == 5:
+        tally.add(Fan.ALL_FIVE)
+    elif evens == 5:
+        tally.add(Fan.ALL_EVEN_PUNGS)
+
+
+def wait_fans(tally: Tally, concealed_sets: Sequence[Set], standing: Sequence[int], deal: Deal) -> None:
+    """边张 / 嵌张 / 单钓将, only when exactly one tile could have won."""
+    if tally.has(Fan.MELDED_HAND) or tally.has(Fan.FOUR_KONGS):
+        return
+    counts = [0] * 34
+    for t in standing:
+        counts[t] += 1
+    waits = set(basic_waits(counts))
+    if not waits:
+        return
+    if not deal.fixed:
+        waits.update(seven_pairs_waits(counts))
+    if len(waits) != 1:
+        return
+    win = deal.win
+    edge = closed = single = None
+    for s in concealed_sets:
+        kind, t, _ = s
+        if kind == CHOW:
+            if t == win:
+                closed = s
+            elif t + 1 == win or t - 1 == win:
+                edge = s
+        elif kind == PAIR and t == win:
+            single = s
+    if edge is not None:
+        tally.add(Fan.EDGE_WAIT, (edge, win))
+    elif closed is not None:
+        tally.add(Fan.CLOSED_WAIT, (closed, win))
+    elif single is not None:
+        tally.add(Fan.SINGLE_WAIT, (single, win))
+
+
+def apply_exclusions(tally: Tally) -> None:
+    """Non-repeat principle: each counted fan, highest first, removes the fans it implies."""
+    for fan in sorted(tally.counts):
+        if fan not in tally.counts:
+            continue
+        for excluded in ROWS[fan].excludes:
+            tally.drop(excluded, fan, NON_REPEAT, PARTIAL_EXCLUSION.get((fan, excluded)))
+
+
+def wind_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
+    """圈风刻 / 门风刻, each taking back that pung's Pung of Honors unless already taken."""
+    if tally.has(Fan.BIG_FOUR_WINDS):
+        return
+    taken = any(tally.has(f) for f in (Fan.BIG_THREE_WINDS, Fan.ALL_TERMINALS_AND_HONORS, Fan.ALL_HONORS, Fan.LITTLE_FOUR_WINDS))
+    for s in pungs:
+        if s[1] not in WIND_TILES:
+            continue
+        if s[1] == deal.prevalent:
+            tally.add(Fan.PREVALENT_WIND, (s,))
+            if not taken:
+                tally.drop(Fan.PUNG_OF_TERMINALS_OR_HONORS, Fan.PREVALENT_WIND, NON_REPEAT, 1)
+        if s[1] == deal.seat:
+            tally.add(Fan.SEAT_WIND, (s,))
+            if deal.seat != deal.prevalent and not taken:
+                tally.drop(Fan.PUNG_OF_TERMINALS_OR_HONORS, Fan.SEAT_WIND, NON_REPEAT, 1)
+
+
+def all_tiles(sets: Sequence[Set]) -> list[int]:
+    tiles: list[int] = []
+    for kind, t, _ in sets:
+        if kind == CHOW:
+            tiles += (t - 1, t, t + 1)
+        else:
+            tiles += [t] * {PUNG: 3, KONG: 4, PAIR: 2}[kind]
+    return tiles
+
+
+def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
+    """All fans of one reading as four sets and a pair (the basic shape)."""
+    tally = Tally()
+    win_condition_fans(tally, deal)
+    chows = [s for s in (*deal.fixed, *concealed_sets) if s[0] == CHOW]
+    pungs = [s for s in (*deal.fixed, *concealed_sets) if s[0] != CHOW]
+    if not deal.self_drawn and not any(not s[2] and abs(s[1] - deal.win) <= 1 and s[1] // 9 == deal.win // 9 for s in chows):
+        # Won on a discard that no concealed chow can hold: that pung was completed by the
+        # discard and counts as exposed.
+        pungs = [(k, t, True) if t == deal.win and not m else (k, t, m) for k, t, m in pungs]
+    if pungs:
+        kong_and_pung_fans(tally, pungs, deal)
+    terminal = _terminal_chows(chows, pair) if len(chows) == 4 else None
+    if terminal is not None:
+        tally.add(terminal, (*chows, (PAIR, pair, False)))
+    else:
+        chow_fans(tally, chows)
+        pung_fans(tally, pungs)
+    if _is_nine_gates(deal.standing):
+        tally.add(Fan.NINE_GATES)
+    melded = deal.melded_count()
+    if melded == 0:
+        tally.add(Fan.FULLY_CONCEALED_HAND if deal.self_drawn else Fan.CONCEALED_HAND)
+    elif melded == 4 and not deal.self_drawn:
+        tally.add(Fan.MELDED_HAND)
+    if len(chows) == 4:
+        if pair < 27:
+            tally.add(Fan.ALL_CHOWS)
+    elif tally.has(Fan.TWO_DRAGON_PUNGS):
+        if pair in DRAGON_TILES:
+            tally.add(Fan.LITTLE_THREE_DRAGONS, (*(s for s in pungs if s[1] in DRAGON_TILES), (PAIR, pair, False)))
+    elif tally.has(Fan.BIG_THREE_WINDS) and pair in WIND_TILES:
+        tally.add(Fan.LITTLE_FOUR_WINDS, (*(s for s in pungs if s[1] in WIND_TILES), (PAIR, pair, False)))
+    sets = [*deal.fixed, *concealed_sets, (PAIR, pair, False)]
+    set_trait_fans(tally, sets)
+    tiles = all_tiles(sets)
+    suit_fans(tally, tiles)
+    tile_kind_fans(tally, tiles)
+    rank_range_fans(tally, tiles)
+    tile_hog_fans(tally, tiles)
+    wait_fans(tally, [*concealed_sets, (PAIR, pair, False)], deal.standing, deal)
+    apply_exclusions(tally)
+    wind_fans(tally, pungs, deal)
+    if not tally.counts:
+        tally.add(Fan.CHICKEN_HAND)
+    return tally
+
+
+def basic_readings(deal: Deal) -> list[tuple[Tally, list[Set]]]:
+    counts = [0] * 34
+    for t in (*deal.standing, deal.win):
+        counts[t] += 1
+    out = []
+    for concealed_sets, pair in divisions(counts, 4 - len(deal.fixed)):
+        tally = score_sets(deal, concealed_sets, pair)
+        out.append((tally, [*deal.fixed, *concealed_sets, (PAIR, pair, False)]))
+    return out

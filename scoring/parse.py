@@ -1,0 +1,264 @@
+"""Parsers: Hand JSON and the compact notation of MCR calculators, both checked in full.
+
+Every problem is a `HandError` naming the field (a JSON pointer) and what is wrong with it,
+so a caller can show it to a person as is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from .hand import SIDES, Hand, HandError, Meld, MeldKind, Side
+from .tiles import FLOWERS, PLAYING, SUITED, WINDS
+
+KEYS = {
+    "melds", "concealed", "winning_tile", "self_drawn", "seat_wind", "prevalent_wind", "flowers",
+    "last_tile", "last_of_wall", "kong_replacement", "robbing_kong", "ruleset",
+}  # fmt: skip
+FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
+MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
+ORDER = {code: i for i, code in enumerate(PLAYING)}
+
+
+def _tile(value: object, pointer: str) -> str:
+    if isinstance(value, str) and value in ORDER:
+        return value
+    if isinstance(value, str) and value in FLOWERS:
+        raise HandError(f"flower {value} is not a playing tile: list it under flowers", pointer)
+    raise HandError(f"{value!r} is not a tile code (1m-9m, 1p-9p, 1s-9s, E S W N, C F P)", pointer)
+
+
+def _tiles(value: object, pointer: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise HandError("expected a list of tile codes", pointer)
+    return tuple(_tile(v, f"{pointer}/{i}") for i, v in enumerate(value))
+
+
+def _meld(value: object, pointer: str) -> Meld:
+    if not isinstance(value, Mapping):
+        raise HandError("a meld is an object with type and tiles", pointer)
+    kind = value.get("type")
+    if kind not in MELD_SIZE:
+        raise HandError(f"meld type {kind!r} is not chow, pung or kong", f"{pointer}/type")
+    tiles = tuple(sorted(_tiles(value.get("tiles"), f"{pointer}/tiles"), key=ORDER.__getitem__))
+    if len(tiles) != MELD_SIZE[kind]:
+        raise HandError(f"a {kind} has {MELD_SIZE[kind]} tiles, not {len(tiles)}", f"{pointer}/tiles")
+    if kind == "chow":
+        ok = tiles[0] in SUITED and all(
+            t[1] == tiles[0][1] and int(t[0]) == int(tiles[0][0]) + i for i, t in enumerate(tiles)
+        )
+        if not ok:
+            raise HandError(f"{' '.join(tiles)} is not a chow: three consecutive tiles of one suit", f"{pointer}/tiles")
+    elif len(set(tiles)) != 1:
+        raise HandError(f"{' '.join(tiles)} is not a {kind}: its tiles must be identical", f"{pointer}/tiles")
+    concealed = value.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise HandError("concealed must be true or false", f"{pointer}/concealed")
+    if concealed and kind != "kong":
+        raise HandError(f"only a kong is declared concealed: list a concealed {kind}'s tiles under concealed", f"{pointer}/concealed")
+    claimed_from = value.get("claimed_from")
+    if claimed_from is not None:
+        why = None
+        if claimed_from not in SIDES:
+            why = "claimed_from is left, opposite or right"
+        elif kind == "chow" and claimed_from != "left":
+            why = "a chow can only be claimed from the left (上家)"
+        elif concealed:
+            why = "a concealed kong was not claimed from anyone"
+        if why:
+            raise HandError(why, f"{pointer}/claimed_from")
+    claimed_tile = value.get("claimed_tile")
+    if claimed_tile is not None and (kind != "chow" or claimed_tile not in tiles):
+        raise HandError("claimed_tile names one of a chow's own tiles", f"{pointer}/claimed_tile")
+    side: Side | None = claimed_from if claimed_from in SIDES else None
+    meld_kind: MeldKind = kind
+    return Meld(meld_kind, tiles, concealed, side, claimed_tile)
+
+
+def _flowers(value: object) -> tuple[tuple[str, ...], int]:
+    if isinstance(value, bool):
+        raise HandError("flowers is a list of flower codes (1h-8h) or a count", "/flowers")
+    if isinstance(value, int):
+        if not 0 <= value <= 8:
+            raise HandError(f"there are 8 flowers, not {value}", "/flowers")
+        return (), value
+    if not isinstance(value, list | tuple):
+        raise HandError("flowers is a list of flower codes (1h-8h) or a count", "/flowers")
+    for i, v in enumerate(value):
+        if v not in FLOWERS:
+            raise HandError(f"{v!r} is not a flower code (1h-8h)", f"/flowers/{i}")
+    if len(set(value)) != len(value):
+        raise HandError("each flower exists once", "/flowers")
+    return tuple(value), len(value)
+
+
+def parse_hand(data: Mapping[str, Any]) -> Hand:
+    """Hand JSON -> Hand, checked: raises HandError(message, pointer) on the first problem."""
+    if not isinstance(data, Mapping):
+        raise HandError("a hand is a JSON object", "")
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise HandError(f"unknown field {unknown[0]!r}", f"/{unknown[0]}")
+    melds_value = data.get("melds", [])
+    if not isinstance(melds_value, list | tuple):
+        raise HandError("melds is a list", "/melds")
+    if len(melds_value) > 4:
+        raise HandError(f"a hand has at most 4 melds, not {len(melds_value)}", "/melds")
+    melds = tuple(_meld(m, f"/melds/{i}") for i, m in enumerate(melds_value))
+    if "concealed" not in data:
+        raise HandError("concealed (the hand's tiles without the winning tile) is missing", "/concealed")
+    concealed = _tiles(data["concealed"], "/concealed")
+    if "winning_tile" not in data:
+        raise HandError("winning_tile is missing", "/winning_tile")
+    winning = _tile(data["winning_tile"], "/winning_tile")
+    flags = {}
+    for name in FLAGS:
+        flag = data.get(name, False)
+        if not isinstance(flag, bool):
+            raise HandError(f"{name} must be true or false", f"/{name}")
+        flags[name] = flag
+    winds = {}
+    for name in ("seat_wind", "prevalent_wind"):
+        wind = data.get(name, "E")
+        if wind not in WINDS:
+            raise HandError(f"{name} is one of E S W N, not {wind!r}", f"/{name}")
+        winds[name] = wind
+    flowers, flower_count = _flowers(data.get("flowers", []))
+    hand = Hand(melds, concealed, winning, seat_wind=winds["seat_wind"], prevalent_wind=winds["prevalent_wind"],
+                flowers=flowers, flower_count=flower_count, **flags)  # fmt: skip
+    check_counts(hand)
+    check_flags(hand)
+    return hand
+
+
+def check_counts(hand: Hand) -> None:
+    """Fourteen tiles (a kong counting three), and no tile more than four times."""
+    n = 3 * len(hand.melds) + len(hand.concealed) + 1
+    if n != 14:
+        need = 13 - 3 * len(hand.melds)
+        raise HandError(
+            f"wrong tile count: {n} tiles, a winning hand has 14 (a kong counts 3); with "
+            f"{len(hand.melds)} meld(s) concealed needs {need} tiles, not {len(hand.concealed)}",
+            "/concealed",
+        )
+    seen = Counter(hand.concealed) + Counter([hand.winning_tile])
+    for meld in hand.melds:
+        seen.update(meld.tiles)
+    for code, copies in seen.items():
+        if copies > 4:
+            raise HandError(f"{copies} copies of {code}: a set has only 4", _where(hand, code))
+
+
+def _where(hand: Hand, code: str) -> str:
+    if code in hand.concealed:
+        return "/concealed"
+    return "/winning_tile" if code == hand.winning_tile else "/melds"
+
+
+def check_flags(hand: Hand) -> None:
+    """Conditions of the win that cannot hold together."""
+    win = hand.winning_tile
+    has_kong = any(m.kind == "kong" for m in hand.melds)
+    in_melds = any(win in m.tiles for m in hand.melds)
+    if hand.robbing_kong and hand.self_drawn:
+        raise HandError("robbing a kong is a win on another player's tile, not self-drawn", "/robbing_kong")
+    if hand.robbing_kong and (win in hand.concealed or in_melds):
+        raise HandError(f"cannot rob a kong of {win} while holding a copy of it: the kong has the other three", "/robbing_kong")
+    if hand.robbing_kong and hand.last_of_wall:
+        raise HandError("no kong can be added on the last tile of the wall, so none can be robbed", "/robbing_kong")
+    if hand.kong_replacement and not hand.self_drawn:
+        raise HandError("out with a replacement tile (杠上开花) is a self-drawn win", "/kong_replacement")
+    if hand.kong_replacement and not has_kong:
+        raise HandError("out with a replacement tile needs a kong among the melds", "/kong_replacement")
+    if hand.last_tile and win in hand.concealed:
+        raise HandError(f"last tile (和绝张) cannot hold while a copy of {win} is still in the hand", "/last_tile")
+
+
+_NOTATION_TOKEN = re.compile(r"\s*(?:\[([^\]]*)\]|(\d+)([mps])|([ESWNCFP]))")
+_MELD_BODY = re.compile(r"^\s*(?:(\d+)([mps])|([ESWNCFP]+))\s*(?:,\s*(\d)\s*)?$")
+
+
+def _expand(digits: str | None, suit: str | None, honors: str | None) -> list[str]:
+    if honors:
+        return list(honors)
+    return [f"{d}{suit}" for d in digits or ""]
+
+
+def _notation_meld(body: str, at: int) -> dict[str, Any]:
+    m = _MELD_BODY.match(body)
+    if m is None:
+        raise HandError(f"[{body}] at character {at} is not a meld like [567m,2], [EEE,1] or [SSSS]", "/notation")
+    tiles = _expand(m.group(1), m.group(2), m.group(3))
+    offer = int(m.group(4)) if m.group(4) else None
+    if offer is not None and not 1 <= offer <= 3:
+        raise HandError(f"[{body}]: ,N is 1, 2 or 3, not {offer}", "/notation")
+    meld: dict[str, Any] = {"tiles": tiles}
+    if len(set(tiles)) == 1 and len(tiles) in (3, 4):
+        meld["type"] = "pung" if len(tiles) == 3 else "kong"
+        if len(tiles) == 4 and offer is None:
+            meld["concealed"] = True
+        elif offer is not None:
+            meld["claimed_from"] = SIDES[offer - 1]
+    else:
+        meld["type"] = "chow"
+        if offer is not None and len(tiles) == 3:
+            meld["claimed_tile"] = tiles[offer - 1]
+    return meld
+
+
+def parse_notation(
+    text: str,
+    *,
+    winning_tile: str | None = None,
+    self_drawn: bool = False,
+    seat_wind: str = "E",
+    prevalent_wind: str = "E",
+    flowers: int | list[str] = 0,
+    last_tile: bool = False,
+    last_of_wall: bool = False,
+    kong_replacement: bool = False,
+    robbing_kong: bool = False,
+) -> Hand:
+    """Compact notation -> Hand. `[567m,2]` is a meld (`,N`: the claimed tile of a chow, or
+    1 left / 2 opposite / 3 right for a pung or kong), `[SSSS]` a concealed kong; then the
+    concealed tiles. Without `winning_tile` the last tile written is the winning tile.
+
+    Example:
+        >>> parse_notation("[567m,2][999s,3][SSSS]123pCC").winning_tile
+        'C'
+    """
+    if not isinstance(text, str):
+        raise HandError("notation must be a string", "/notation")
+    melds: list[dict[str, Any]] = []
+    concealed: list[str] = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        m = _NOTATION_TOKEN.match(stripped, pos)
+        if m is None:
+            raise HandError(f"cannot read {stripped[pos:pos + 8]!r} at character {pos}", "/notation")
+        if m.group(1) is not None:
+            if concealed:
+                raise HandError("melds in brackets come before the concealed tiles", "/notation")
+            melds.append(_notation_meld(m.group(1), pos))
+        else:
+            concealed += _expand(m.group(2), m.group(3), m.group(4))
+        pos = m.end()
+    if winning_tile is None:
+        if not concealed:
+            raise HandError("no concealed tiles: the last one written is the winning tile", "/notation")
+        winning_tile = concealed.pop()
+    elif len(concealed) + 3 * len(melds) == 14:
+        if winning_tile not in concealed:
+            raise HandError(f"winning tile {winning_tile} is not among the 14 tiles written", "/winning_tile")
+        concealed.remove(winning_tile)
+    data = {
+        "melds": melds, "concealed": concealed, "winning_tile": winning_tile, "self_drawn": self_drawn,
+        "seat_wind": seat_wind, "prevalent_wind": prevalent_wind, "flowers": flowers,
+        "last_tile": last_tile, "last_of_wall": last_of_wall, "kong_replacement": kong_replacement,
+        "robbing_kong": robbing_kong,
+    }  # fmt: skip
+    return parse_hand(data)

@@ -1,0 +1,175 @@
+"""Fans made of two, three or four sets (chows by their middle tile, pungs by their tile).
+
+Each check is a pure predicate over tile numbers (`tile_index`), listed in the order the
+reference calculator tries them; within one size at most one can hold for the same sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .fan_table import Fan
+from .tile_index import DRAGON_TILES, EAST, NORTH, RED, SOUTH, TERMINALS, WEST, WIND_TILES
+
+Check = Callable[[Sequence[int]], bool]
+
+
+def _suits(ts: Sequence[int]) -> list[int]:
+    return [t // 9 for t in ts]
+
+
+def _ranks(ts: Sequence[int]) -> list[int]:
+    return [t % 9 for t in ts]
+
+
+def _three_suits(ts: Sequence[int]) -> bool:
+    return all(t < 27 for t in ts) and len(set(_suits(ts))) == 3
+
+
+def _one_suit(ts: Sequence[int]) -> bool:
+    return all(t < 27 for t in ts) and len(set(_suits(ts))) == 1
+
+
+def _stepped(ts: Sequence[int], step: int) -> bool:
+    return all(b - a == step for a, b in zip(ts, ts[1:], strict=False))
+
+
+def _ranks_consecutive(ts: Sequence[int]) -> bool:
+    return _stepped(sorted(_ranks(ts)), 1)
+
+
+# --- chows, given sorted middle tiles ------------------------------------------------------
+
+
+def four_pure_shifted_chows(ts: Sequence[int]) -> bool:  # 一色四步高
+    return _one_suit(ts) and (_stepped(ts, 1) or _stepped(ts, 2))
+
+
+def quadruple_chow(ts: Sequence[int]) -> bool:  # 一色四同顺
+    return _stepped(ts, 0)
+
+
+def mixed_shifted_chows(ts: Sequence[int]) -> bool:  # 三色三步高
+    return _three_suits(ts) and _ranks_consecutive(ts)
+
+
+def mixed_triple_chow(ts: Sequence[int]) -> bool:  # 三色三同顺
+    return _three_suits(ts) and len(set(_ranks(ts))) == 1
+
+
+def mixed_straight(ts: Sequence[int]) -> bool:  # 花龙
+    return _three_suits(ts) and sorted(_ranks(ts)) == [1, 4, 7]
+
+
+def pure_straight(ts: Sequence[int]) -> bool:  # 清龙
+    return _one_suit(ts) and _stepped(ts, 3) and ts[0] % 9 == 1
+
+
+def pure_shifted_chows(ts: Sequence[int]) -> bool:  # 一色三步高
+    return _one_suit(ts) and (_stepped(ts, 1) or _stepped(ts, 2))
+
+
+def pure_triple_chow(ts: Sequence[int]) -> bool:  # 一色三同顺
+    return _stepped(ts, 0)
+
+
+def mixed_double_chow(ts: Sequence[int]) -> bool:  # 喜相逢
+    return ts[0] // 9 != ts[1] // 9 and ts[0] % 9 == ts[1] % 9
+
+
+def short_straight(ts: Sequence[int]) -> bool:  # 连六
+    return ts[0] // 9 == ts[1] // 9 and abs(ts[0] - ts[1]) == 3
+
+
+def two_terminal_chows(ts: Sequence[int]) -> bool:  # 老少副
+    return ts[0] // 9 == ts[1] // 9 and sorted(_ranks(ts)) == [1, 7]
+
+
+def pure_double_chow(ts: Sequence[int]) -> bool:  # 一般高
+    return ts[0] == ts[1]
+
+
+# --- pungs and kongs, given sorted tiles ---------------------------------------------------
+
+
+def four_pure_shifted_pungs(ts: Sequence[int]) -> bool:  # 一色四节高
+    return _one_suit(ts) and _stepped(ts, 1)
+
+
+def big_four_winds(ts: Sequence[int]) -> bool:  # 大四喜
+    return list(ts) == [EAST, SOUTH, WEST, NORTH]
+
+
+def mixed_shifted_pungs(ts: Sequence[int]) -> bool:  # 三色三节高
+    return _three_suits(ts) and _ranks_consecutive(ts)
+
+
+def triple_pung(ts: Sequence[int]) -> bool:  # 三同刻
+    return _three_suits(ts) and len(set(_ranks(ts))) == 1
+
+
+def pure_shifted_pungs(ts: Sequence[int]) -> bool:  # 一色三节高
+    return _one_suit(ts) and _stepped(ts, 1)
+
+
+def big_three_winds(ts: Sequence[int]) -> bool:  # 三风刻
+    return all(t in WIND_TILES for t in ts)
+
+
+def big_three_dragons(ts: Sequence[int]) -> bool:  # 大三元
+    return all(t in DRAGON_TILES for t in ts)
+
+
+def double_pung(ts: Sequence[int]) -> bool:  # 双同刻
+    return ts[0] < 27 and ts[1] < 27 and ts[0] % 9 == ts[1] % 9
+
+
+def two_dragon_pungs(ts: Sequence[int]) -> bool:  # 双箭刻
+    return ts[0] >= RED and ts[1] >= RED
+
+
+CHOW_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
+    4: ((Fan.FOUR_PURE_SHIFTED_CHOWS, four_pure_shifted_chows), (Fan.QUADRUPLE_CHOW, quadruple_chow)),
+    3: (
+        (Fan.MIXED_SHIFTED_CHOWS, mixed_shifted_chows),
+        (Fan.MIXED_TRIPLE_CHOW, mixed_triple_chow),
+        (Fan.MIXED_STRAIGHT, mixed_straight),
+        (Fan.PURE_STRAIGHT, pure_straight),
+        (Fan.PURE_SHIFTED_CHOWS, pure_shifted_chows),
+        (Fan.PURE_TRIPLE_CHOW, pure_triple_chow),
+    ),
+    2: (
+        (Fan.MIXED_DOUBLE_CHOW, mixed_double_chow),
+        (Fan.SHORT_STRAIGHT, short_straight),
+        (Fan.TWO_TERMINAL_CHOWS, two_terminal_chows),
+        (Fan.PURE_DOUBLE_CHOW, pure_double_chow),
+    ),
+}
+PUNG_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
+    4: ((Fan.FOUR_PURE_SHIFTED_PUNGS, four_pure_shifted_pungs), (Fan.BIG_FOUR_WINDS, big_four_winds)),
+    3: (
+        (Fan.MIXED_SHIFTED_PUNGS, mixed_shifted_pungs),
+        (Fan.TRIPLE_PUNG, triple_pung),
+        (Fan.PURE_SHIFTED_PUNGS, pure_shifted_pungs),
+        (Fan.BIG_THREE_WINDS, big_three_winds),
+        (Fan.BIG_THREE_DRAGONS, big_three_dragons),
+    ),
+    2: ((Fan.DOUBLE_PUNG, double_pung), (Fan.TWO_DRAGON_PUNGS, two_dragon_pungs)),
+}
+
+
+def match(patterns: dict[int, tuple[tuple[Fan, Check], ...]], tiles: Sequence[int]) -> Fan | None:
+    """The fan that these sets (sorted tiles) form together, if any."""
+    for fan, check in patterns[len(tiles)]:
+        if check(tiles):
+            return fan
+    return None
+
+
+def single_pung_fan(tile: int) -> Fan | None:
+    """箭刻 for a dragon; 幺九刻 for a terminal or a wind."""
+    if tile in DRAGON_TILES:
+        return Fan.DRAGON_PUNG
+    if tile in TERMINALS or tile in WIND_TILES:
+        return Fan.PUNG_OF_TERMINALS_OR_HONORS
+    return None

@@ -1,0 +1,33 @@
+"""Rule profiles: where two readings of MCR disagree, a profile says which one to follow.
+
+`mcr` is the rule book; where the book is silent or ambiguous it follows the MIL handbook as
+PyMahjongGB 1.4.0 implements it. `mcr-mil` is PyMahjongGB 1.4.0 exactly, oddities included.
+docs/scoring.md tables every difference. An EMA 2006 profile would set other points
+(Two Concealed Kongs 8, melded + concealed kong 6) and `knitted_wait_fans=False`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .fan_table import ROWS
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    # PyMahjongGB scores one concealed + one melded kong as its own 5-point fan (明暗杠)
+    # instead of Concealed Kong 2 + Melded Kong 1.
+    concealed_and_melded_kong_fan: bool = False
+    # Edge, Closed and Single Wait in a knitted-straight hand, read from its other set and pair.
+    knitted_wait_fans: bool = True
+    points: dict[int, int] = field(default_factory=dict)  # overrides of the table's points
+
+    def points_of(self, fan: int) -> int:
+        return self.points.get(fan, ROWS[fan].points)
+
+
+MCR_PROFILES: dict[str, Profile] = {
+    "mcr": Profile("mcr"),
+    "mcr-mil": Profile("mcr-mil", concealed_and_melded_kong_fan=True),
+}

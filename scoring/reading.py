@@ -1,0 +1,51 @@
+"""Choosing the reading of a hand that scores highest (就高不就低), as the reference does:
+a knitted straight or special shape first, then every four-sets-and-a-pair split, which
+replaces it only when strictly higher."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .deal import Deal
+from .fan_table import Fan
+from .mcr import basic_readings
+from .shapes import Set
+from .special import knitted_straight, special_shapes
+from .tally import Tally
+
+
+@dataclass(slots=True)
+class Reading:
+    tally: Tally
+    sets: list[Set] | None  # None for seven pairs, thirteen orphans and the knitted hands
+    tiles: list[int]  # the fourteen tiles (a kong's fourth aside)
+
+
+def best_reading(deal: Deal) -> Reading | None:
+    """The highest-scoring reading, or None when the tiles do not form a winning hand."""
+    points = deal.profile.points_of
+    tiles = sorted((*deal.standing, deal.win))
+    best: Reading | None = None
+    if len(deal.fixed) <= 1:
+        found = knitted_straight(deal)
+        if found is not None:
+            best = Reading(found[0], found[1], tiles)
+    if best is None and not deal.fixed:
+        special = special_shapes(deal)
+        if special is not None:
+            best = Reading(special, None, tiles)
+    if best is not None and not best.tally.has(Fan.SEVEN_PAIRS):
+        return best
+    best_total = best.tally.total(points) if best is not None else 0
+    over_seven_pairs = best is not None
+    for tally, sets in basic_readings(deal):
+        total = tally.total(points)
+        if total > best_total or (total == best_total and (over_seven_pairs or _preferred(tally))):
+            best, best_total = Reading(tally, sets, tiles), total
+    return best
+
+
+def _preferred(tally: Tally) -> bool:
+    """Between equal totals the reference prefers a reading with Pure Triple Chow or Triple
+    Pung (its 2022/2023 rulings), and four sets over seven pairs."""
+    return tally.has(Fan.PURE_TRIPLE_CHOW) or tally.has(Fan.TRIPLE_PUNG)

@@ -1,0 +1,191 @@
+"""`score()`: a hand in, the Score JSON out, never an exception for a bad hand."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .deal import deal_from_hand, set_text
+from .fan_table import ROWS, Fan
+from .hand import Hand, HandError
+from .parse import parse_hand
+from .profiles import MCR_PROFILES, Profile
+from .reading import Reading, best_reading
+from .tally import Use
+from .tile_index import CODES, KNITTED_STRAIGHTS
+
+RULESETS: tuple[str, ...] = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
+MINIMUM = 8  # 起和番: points needed to declare a win, flowers not counted
+BASE_PAYMENT = 8  # every loser pays 8 on top of what the winner's hand is worth
+
+
+@dataclass(frozen=True, slots=True)
+class FanScore:
+    id: int
+    name_en: str
+    name_zh: str
+    points: int
+    count: int
+    sets: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name_en": self.name_en,
+            "name_zh": self.name_zh,
+            "points": self.points,
+            "count": self.count,
+            "sets": list(self.sets),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    id: int
+    because_of: int | None
+    rule: str
+    count: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "because_of": self.because_of, "rule": self.rule}
+        if self.count > 1:
+            out["count"] = self.count
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    ruleset: str
+    valid: bool
+    total: int = 0
+    meets_minimum: bool = False
+    fans: tuple[FanScore, ...] = ()
+    excluded: tuple[Exclusion, ...] = ()
+    flower_points: int = 0
+    payments: dict[str, int | None] | None = None
+    error: str | None = None
+    pointer: str | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The Score JSON of DESIGN.md."""
+        return {
+            "ruleset": self.ruleset,
+            "valid": self.valid,
+            "total": self.total,
+            "meets_minimum": self.meets_minimum,
+            "fans": [f.to_json() for f in self.fans],
+            "excluded": [e.to_json() for e in self.excluded],
+            "flower_points": self.flower_points,
+            "payments": self.payments,
+            "error": self.error,
+        }
+
+
+def invalid(ruleset: str, error: str, pointer: str | None = None) -> Score:
+    return Score(ruleset=ruleset, valid=False, error=error, pointer=pointer)
+
+
+def payments(total: int, self_drawn: bool) -> dict[str, int | None]:
+    """Self-drawn: each of the three pays 8 + total. On a discard: the discarder pays
+    8 + total, the other two 8 each."""
+    if self_drawn:
+        each = BASE_PAYMENT + total
+        return {"winner": 3 * each, "discarder": None, "others": -each}
+    return {
+        "winner": BASE_PAYMENT + total + 2 * BASE_PAYMENT,
+        "discarder": -(BASE_PAYMENT + total),
+        "others": -BASE_PAYMENT,
+    }
+
+
+def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
+    """Score a hand under a rule set; an invalid hand gives `Score(valid=False, error=...)`.
+
+    Example:
+        >>> from scoring import parse_notation, score
+        >>> score(parse_notation("123m456m789m123p55s", self_drawn=True)).total
+        26
+    """
+    if ruleset not in RULESETS:
+        return invalid(str(ruleset), f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}")
+    try:
+        parsed = hand if isinstance(hand, Hand) else parse_hand(hand)
+    except HandError as exc:
+        return invalid(ruleset, exc.message, exc.pointer)
+    profile = MCR_PROFILES.get(ruleset)
+    if profile is None:
+        return _score_other(parsed, ruleset)
+    return score_mcr(parsed, profile)
+
+
+def _score_other(hand: Hand, ruleset: str) -> Score:
+    try:
+        module = importlib.import_module("scoring.other")
+    except ModuleNotFoundError:
+        return invalid(ruleset, f"ruleset {ruleset!r} is not available in this build")
+    result: Score = module.score(hand, ruleset)
+    return result
+
+
+def score_mcr(hand: Hand, profile: Profile) -> Score:
+    deal = deal_from_hand(hand, profile)
+    reading = best_reading(deal)
+    if reading is None:
+        return invalid(profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed")
+    fans = [_fan_score(fan, count, reading, profile) for fan, count in sorted(reading.tally.counts.items())]
+    if hand.flower_count:
+        row = ROWS[Fan.FLOWER_TILES]
+        fans.append(FanScore(row.id, row.name_en, row.name_zh, row.points, hand.flower_count, hand.flowers))
+    total = sum(f.points * f.count for f in fans)
+    meets = total - hand.flower_count >= MINIMUM
+    merged: dict[tuple[int, int | None, str], int] = {}
+    for d in reading.tally.dropped:
+        key = (int(d.id), None if d.because_of is None else int(d.because_of), d.rule)
+        merged[key] = merged.get(key, 0) + d.count
+    excluded = tuple(Exclusion(i, by, rule, n) for (i, by, rule), n in merged.items())
+    return Score(
+        ruleset=profile.name,
+        valid=True,
+        total=total,
+        meets_minimum=meets,
+        fans=tuple(fans),
+        excluded=excluded,
+        flower_points=hand.flower_count,
+        payments=payments(total, hand.self_drawn) if meets else None,
+    )
+
+
+def _fan_score(fan: int, count: int, reading: Reading, profile: Profile) -> FanScore:
+    row = ROWS[fan]
+    texts: list[str] = []
+    for use in reading.tally.uses.get(fan, [None]):
+        for text in _describe(use, reading):
+            if text not in texts or fan in (Fan.PURE_DOUBLE_CHOW, Fan.QUADRUPLE_CHOW):
+                texts.append(text)
+    return FanScore(row.id, row.name_en, row.name_zh, profile.points_of(fan), count, tuple(texts))
+
+
+def _describe(use: Use, reading: Reading) -> list[str]:
+    if use is None:
+        if reading.sets is not None:
+            return [set_text(s) for s in reading.sets]
+        return [CODES[t] for t in reading.tiles]
+    out: list[str] = []
+    for part in use:
+        if isinstance(part, int):
+            out.append(CODES[part])
+        elif isinstance(part, tuple) and len(part) == 3 and isinstance(part[2], bool):
+            out.append(set_text(part))
+        elif isinstance(part, tuple) and part in KNITTED_STRAIGHTS:
+            out.append(_knitted_text(part))
+    return out
+
+
+def _knitted_text(seq: tuple[int, ...]) -> str:
+    groups: dict[str, str] = {}
+    for t in seq:
+        code = CODES[t]
+        groups[code[1]] = groups.get(code[1], "") + code[0]
+    return "".join(f"{ranks}{suit}" for suit, ranks in sorted(groups.items(), key=lambda kv: kv[1]))

@@ -1,0 +1,127 @@
+"""The shapes that are not four sets and a pair: seven pairs, thirteen orphans, the knitted
+hands (全不靠 / 七星不靠), and a knitted straight with one set and a pair (组合龙)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .deal import Deal
+from .fan_table import Fan
+from .mcr import apply_exclusions, kong_and_pung_fans, wait_fans, win_condition_fans, wind_fans
+from .shapes import CHOW, KONG, PAIR, Set, divisions
+from .tally import Tally
+from .tile_index import KNITTED_STRAIGHTS, THIRTEEN_ORPHANS
+from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
+
+HONOR_RANGE = range(27, 34)
+
+
+def seven_pairs(tiles: Sequence[int]) -> Tally | None:
+    """七对 / 连七对 (fourteen concealed tiles, sorted)."""
+    if any(tiles[i] != tiles[i + 1] for i in range(0, 14, 2)):
+        return None
+    tally = Tally()
+    heads = tiles[::2]
+    if heads[0] < 27 and heads[0] // 9 == heads[-1] // 9 and all(b - a == 1 for a, b in zip(heads, heads[1:], strict=False)):
+        tally.add(Fan.SEVEN_SHIFTED_PAIRS)
+        tile_kind_fans(tally, tiles)
+    else:
+        tally.add(Fan.SEVEN_PAIRS)
+        suit_fans(tally, tiles)
+        tile_kind_fans(tally, tiles)
+        rank_range_fans(tally, tiles)
+        tile_hog_fans(tally, tiles)
+    return tally
+
+
+def thirteen_orphans(tiles: Sequence[int]) -> Tally | None:
+    """十三幺: one of each terminal and honor plus one more of them."""
+    if set(tiles) != set(THIRTEEN_ORPHANS):
+        return None
+    tally = Tally()
+    tally.add(Fan.THIRTEEN_ORPHANS)
+    return tally
+
+
+def honors_and_knitted(tiles: Sequence[int]) -> Tally | None:
+    """全不靠 / 七星不靠: distinct honors with 7-9 distinct tiles of one knitted straight."""
+    suited = [t for t in tiles if t < 27]
+    honors = [t for t in tiles if t >= 27]
+    if not 7 <= len(suited) <= 9 or len(set(tiles)) != 14:
+        return None
+    if not any(set(suited) <= set(seq) for seq in KNITTED_STRAIGHTS):
+        return None
+    tally = Tally()
+    if len(honors) == 7:
+        tally.add(Fan.GREATER_HONORS_AND_KNITTED)
+    else:
+        tally.add(Fan.LESSER_HONORS_AND_KNITTED)
+        if len(suited) == 9:
+            tally.add(Fan.KNITTED_STRAIGHT)
+    return tally
+
+
+def special_shapes(deal: Deal) -> Tally | None:
+    """The fully concealed special shapes, with the conditions of the win."""
+    tiles = sorted((*deal.standing, deal.win))
+    tally = seven_pairs(tiles) or thirteen_orphans(tiles) or honors_and_knitted(tiles)
+    if tally is None:
+        return None
+    win_condition_fans(tally, deal)
+    apply_exclusions(tally)
+    return tally
+
+
+def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
+    """组合龙 + one set + a pair; at most one declared meld."""
+    if len(deal.fixed) > 1:
+        return None
+    counts = [0] * 34
+    for t in deal.standing:
+        counts[t] += 1
+    counts[deal.win] += 1
+    win_already_held = counts[deal.win] > 1
+    seq = next((s for s in KNITTED_STRAIGHTS if all(counts[t] for t in s)), None)
+    if seq is None:
+        return None
+    for t in seq:
+        counts[t] -= 1
+    found = divisions(counts, 1 - len(deal.fixed))
+    if len(found) != 1:
+        return None
+    concealed_sets, pair = found[0]
+    fourth = deal.fixed[0] if deal.fixed else concealed_sets[0]
+    pair_set: Set = (PAIR, pair, False)
+    tally = Tally()
+    tally.add(Fan.KNITTED_STRAIGHT, (seq,))
+    if fourth[0] == CHOW:
+        if pair < 27:
+            tally.add(Fan.ALL_CHOWS)
+    else:
+        kong_and_pung_fans(tally, [fourth], deal)
+    win_condition_fans(tally, deal)
+    if not deal.fixed or (fourth[0] == KONG and not fourth[2]):
+        tally.add(Fan.FULLY_CONCEALED_HAND if deal.self_drawn else Fan.CONCEALED_HAND)
+    tiles = [*seq, *_set_tiles(fourth), pair, pair]
+    suit_fans(tally, tiles)
+    tile_hog_fans(tally, tiles)
+    if deal.profile.knitted_wait_fans:
+        if not deal.fixed:
+            # The wait is read from the tiles outside the knitted straight; the reference
+            # lists them without the winning tile, at most four (see docs/scoring.md).
+            counts[deal.win] -= 1
+            rest = [t for t in range(34) for _ in range(max(counts[t], 0))][:4]
+            wait_fans(tally, [fourth, pair_set], rest, deal)
+        elif win_already_held:
+            tally.add(Fan.SINGLE_WAIT, (pair_set, deal.win))
+    apply_exclusions(tally)
+    if fourth[0] != CHOW:
+        wind_fans(tally, [fourth], deal)
+    return tally, [*deal.fixed, *concealed_sets, pair_set]
+
+
+def _set_tiles(s: Set) -> list[int]:
+    kind, t, _ = s
+    if kind == CHOW:
+        return [t - 1, t, t + 1]
+    return [t] * (4 if kind == KONG else 3)

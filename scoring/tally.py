@@ -1,0 +1,60 @@
+"""A running count of fans for one reading of a hand, with what each uses and what was dropped.
+
+The scorer adds every fan the hand shows, then the principles take some away again; each
+removal is kept (which fan, because of which, under which principle) for the explanation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# What a fan uses: sets as (kind, tile, melded), or plain tile numbers; None = the whole hand.
+Use = tuple[object, ...] | None
+
+NON_REPEAT = "non-repeat"  # 不重复原则: a fan implied by a bigger one is not counted again
+NON_SEPARATION = "non-separation"  # 不拆移原则: sets in one fan are not split to form another
+NON_IDENTICAL = "non-identical"  # 不得相同原则: a set is not used twice for the same fan
+ACCOUNT_ONCE = "account-once"  # 套算一次原则: a set joins at most one combination per other set
+HIGH_VERSUS_LOW = "high-versus-low"  # 就高不就低: one reading of a tile or hand, the highest
+
+
+@dataclass(slots=True)
+class Dropped:
+    id: int
+    because_of: int | None
+    rule: str
+    count: int
+
+
+@dataclass(slots=True)
+class Tally:
+    counts: dict[int, int] = field(default_factory=dict)
+    uses: dict[int, list[Use]] = field(default_factory=dict)
+    dropped: list[Dropped] = field(default_factory=list)
+
+    def add(self, fan: int, use: Use = None, n: int = 1) -> None:
+        self.counts[fan] = self.counts.get(fan, 0) + n
+        self.uses.setdefault(fan, []).append(use)
+
+    def has(self, fan: int) -> bool:
+        return self.counts.get(fan, 0) > 0
+
+    def drop(self, fan: int, because_of: int | None, rule: str, n: int | None = None) -> None:
+        """Take away `n` (default all) of `fan`; a fan not present is ignored."""
+        have = self.counts.get(fan, 0)
+        if have <= 0:
+            return
+        take = have if n is None else min(n, have)
+        self.counts[fan] = have - take
+        if self.counts[fan] == 0:
+            del self.counts[fan]
+            self.uses.pop(fan, None)
+        self.dropped.append(Dropped(fan, because_of, rule, take))
+
+    def dropped_inner(self, fan: int, because_of: int | None, rule: str) -> None:
+        """Record a fan the hand shows that was never counted, e.g. inside a bigger one."""
+        self.dropped.append(Dropped(fan, because_of, rule, 1))
+
+    def total(self, points: Callable[[int], int]) -> int:
+        return sum(points(fan) * n for fan, n in self.counts.items())
