@@ -39,7 +39,8 @@ class TileGeometry:
         corners = tiles.corners.astype(np.float64).copy()
         boxes = tiles.xyxy.astype(np.float64)
         # A detector without corners (all zero) still gives boxes: read them as upright faces.
-        flat = np.abs(np.cross(corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0])) < 1
+        top, side = corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0]
+        flat = np.abs(top[:, 0] * side[:, 1] - top[:, 1] * side[:, 0]) < 1  # zero area
         for i in np.flatnonzero(flat):
             x1, y1, x2, y2 = boxes[i]
             corners[i] = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]

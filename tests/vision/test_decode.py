@@ -1,0 +1,137 @@
+"""Rule-aware decoding: the best legal hand, what the rules changed, confidence, hidden kongs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from scoring.tiles import CLASSES
+from vision.decode import decode
+from vision.layout import layout
+from vision.simulate import lay_out_hand, tiles_from_annotations
+from vision.types import Tiles
+
+SURE = (40.0, 41.0)
+
+HAND: dict[str, Any] = {
+    "melds": [
+        {"type": "chow", "tiles": ["4s", "5s", "6s"], "claimed_from": "left", "claimed_tile": "4s"},
+        {"type": "pung", "tiles": ["E", "E", "E"], "claimed_from": "right"},
+    ],
+    "concealed": ["1m", "2m", "3m", "7p", "7p", "7p", "9s"],
+    "winning_tile": "9s",
+    "flowers": ["2h"],
+}
+
+
+def _tiles(hand: dict[str, Any] = HAND, **kwargs: Any) -> tuple[Tiles, list[dict[str, Any]]]:
+    ann = lay_out_hand(hand, **kwargs)
+    return tiles_from_annotations(ann, np.random.default_rng(0), SURE), ann
+
+
+def _misread(tiles: Tiles, index: int, read: str, truth: str, p_read: float = 0.6) -> None:
+    tiles.probs[index] = 0.0
+    tiles.probs[index, CLASSES.index(read)] = p_read
+    tiles.probs[index, CLASSES.index(truth)] = 1.0 - p_read
+
+
+def test_clean_reading_decodes_exactly() -> None:
+    tiles, _ = _tiles()
+    decoded = decode(tiles, layout(tiles), {"seat_wind": "S"})
+    assert decoded.hand is not None
+    assert sorted(decoded.hand["concealed"]) == sorted(HAND["concealed"])
+    assert decoded.hand["winning_tile"] == "9s"
+    assert decoded.hand["flowers"] == ["2h"]
+    assert decoded.hand["seat_wind"] == "S"
+    assert {m["type"] for m in decoded.hand["melds"]} == {"chow", "pung"}
+    assert decoded.changes == [] and decoded.confidence > 0.99
+
+
+def test_a_misread_tile_that_breaks_a_chow_is_fixed_by_the_rules() -> None:
+    tiles, ann = _tiles()
+    five = next(i for i, a in enumerate(ann) if a["code"] == "5s")
+    _misread(tiles, five, "5p", "5s")  # 4s 5p 6s is no meld
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None
+    chow = next(m for m in decoded.hand["melds"] if m["type"] == "chow")
+    assert chow["tiles"] == ["4s", "5s", "6s"]
+    (change,) = decoded.changes
+    assert (change.tile, change.read, change.chosen) == (five, "5p", "5s")
+
+
+def test_a_fifth_copy_is_impossible() -> None:
+    hand = {**HAND, "concealed": ["E", "2m", "3m", "7p", "7p", "7p", "9s"]}
+    hand["concealed"][0] = "1m"
+    tiles, ann = _tiles(hand)
+    one = next(i for i, a in enumerate(ann) if a["code"] == "1m")
+    _misread(tiles, one, "E", "1m", 0.7)  # a fourth E beside the pung, and no winning shape
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and "1m" in decoded.hand["concealed"]
+    assert decoded.plausibility < 1.0
+
+
+def test_two_readings_close_in_probability_lower_the_confidence() -> None:
+    # 9s pair vs 6s pair: the winning tile is read 50/50 and either completes the hand?
+    tiles, ann = _tiles()
+    win = next(i for i, a in enumerate(ann) if a["role"] == "winning")
+    pair = next(i for i, a in enumerate(ann) if a["code"] == "9s" and a["role"] == "concealed")
+    _misread(tiles, win, "8s", "9s", 0.5)
+    _misread(tiles, pair, "8s", "9s", 0.5)
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None
+    assert 0.3 < decoded.confidence < 0.7
+    assert decoded.alternatives
+
+
+KONG_HAND: dict[str, Any] = {
+    "melds": [{"type": "kong", "tiles": ["5p"] * 4, "concealed": True}],
+    "concealed": ["1m", "2m", "3m", "4s", "5s", "6s", "7m", "8m", "9m", "N"],
+    "winning_tile": "N",
+    "flowers": [],
+}
+
+
+def test_concealed_kong_with_two_faces_up_reads_its_tile() -> None:
+    tiles, _ = _tiles(KONG_HAND, kong_style="ends")
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None
+    assert decoded.hand["melds"] == [{"type": "kong", "tiles": ["5p"] * 4, "concealed": True}]
+
+
+def test_hidden_concealed_kong_takes_its_tile_from_the_context() -> None:
+    tiles, _ = _tiles(KONG_HAND, kong_style="all")
+    decoded = decode(tiles, layout(tiles), {"concealed_kongs": ["5p"]})
+    assert decoded.hand is not None
+    assert decoded.hand["melds"][0]["tiles"] == ["5p"] * 4
+
+
+def test_hidden_concealed_kong_without_context_is_not_guessed() -> None:
+    tiles, _ = _tiles(KONG_HAND, kong_style="all")
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is None
+    assert any("concealed kong" in w for w in decoded.warnings)
+
+
+def test_wrong_tile_count_says_so() -> None:
+    tiles, ann = _tiles()
+    keep = np.array([a["role"] != "concealed" or a["code"] != "1m" for a in ann])
+    fewer = tiles[keep]
+    decoded = decode(fewer, layout(fewer))
+    assert decoded.hand is None
+    assert any("13 hand tiles" in w for w in decoded.warnings)
+
+
+def test_flowers_are_distinct() -> None:
+    hand = {**HAND, "flowers": ["1h", "2h"]}
+    tiles, ann = _tiles(hand)
+    first = next(i for i, a in enumerate(ann) if a["code"] == "1h")
+    _misread(tiles, first, "2h", "1h", 0.6)  # two 2h: a set has one of each flower
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "2h"]
+
+
+def test_flower_count_from_context_wins() -> None:
+    tiles, _ = _tiles({**HAND, "flowers": []})
+    decoded = decode(tiles, layout(tiles), {"flowers": 3})
+    assert decoded.hand is not None and decoded.hand["flowers"] == 3

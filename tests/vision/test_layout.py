@@ -1,0 +1,110 @@
+"""Layout: rows, melds, winning tile and flowers from tile geometry, at any photo rotation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision.layout import layout, role_of_each
+from vision.simulate import lay_out_hand, tiles_from_annotations
+
+SURE = (40.0, 41.0)  # simulated classifier that is always right: tests geometry alone
+
+HAND: dict[str, Any] = {
+    "melds": [
+        {"type": "chow", "tiles": ["4s", "5s", "6s"], "claimed_from": "left", "claimed_tile": "5s"},
+        {"type": "pung", "tiles": ["E", "E", "E"], "claimed_from": "right"},
+        {"type": "kong", "tiles": ["9p"] * 4, "concealed": True},
+    ],
+    "concealed": ["1m", "2m", "3m", "7p"],
+    "winning_tile": "7p",
+    "flowers": ["1h", "5h"],
+}
+
+
+def _roles(ann: list[dict[str, Any]]) -> list[str]:
+    return ["meld" if a["role"] == "meld" else a["role"] for a in ann]
+
+
+def _found_roles(found_roles: list[str]) -> list[str]:
+    return ["meld" if r in ("meld", "concealed_kong") else r for r in found_roles]
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 270.0, 37.0, -123.0])
+@pytest.mark.parametrize("arrangement", ["melds_right", "melds_left", "melds_below"])
+def test_every_tile_gets_its_role_at_any_rotation(angle: float, arrangement: str) -> None:
+    ann = lay_out_hand(HAND, angle_deg=angle, arrangement=arrangement)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), SURE)
+    found = layout(tiles)
+    assert _found_roles(role_of_each(found, len(tiles))) == _roles(ann)
+    assert found.ambiguity is None
+    assert abs((found.angle_deg - angle + 180) % 360 - 180) < 1  # photo rotation recovered
+
+
+@pytest.mark.parametrize("kong_style", ["ends", "all"])
+def test_concealed_kong_face_down_variants(kong_style: str) -> None:
+    ann = lay_out_hand(HAND, kong_style=kong_style, angle_deg=15)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(1), SURE))
+    kongs = found.of_role("concealed_kong")
+    assert len(kongs) == 1
+    assert [ann[i]["meld_id"] for i in kongs[0].tiles] == [2, 2, 2, 2]
+
+
+@pytest.mark.parametrize(
+    ("side", "expected"), [("left", "left"), ("opposite", "opposite"), ("right", "right")]
+)
+def test_sideways_position_says_who_discarded(side: str, expected: str) -> None:
+    hand = {**HAND, "melds": [{"type": "pung", "tiles": ["C"] * 3, "claimed_from": side}]}
+    hand["concealed"] = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "7p"]
+    ann = lay_out_hand(hand, angle_deg=200)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(2), SURE))
+    (meld,) = found.of_role("meld")
+    assert meld.claimed_from == expected
+    assert ann[meld.claimed]["sideways"]
+
+
+def test_exposed_kong_keeps_four_tiles() -> None:
+    hand = {**HAND, "melds": [{"type": "kong", "tiles": ["3m"] * 4, "claimed_from": "opposite"}]}
+    hand["concealed"] = ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "7p"]
+    found = layout(tiles_from_annotations(lay_out_hand(hand), np.random.default_rng(3), SURE))
+    (meld,) = found.of_role("meld")
+    assert len(meld.tiles) == 4 and meld.claimed_from == "opposite"
+
+
+def test_winning_tile_is_the_one_set_apart() -> None:
+    ann = lay_out_hand(HAND, winning_gap=1.0, angle_deg=-60)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(4), SURE))
+    assert found.winning is not None and ann[found.winning]["role"] == "winning"
+    assert len(found.concealed) == 4
+
+
+def test_no_gap_before_the_winning_tile_is_a_warning_and_an_ambiguity() -> None:
+    ann = lay_out_hand(HAND, winning_gap=0.0)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(5), SURE))
+    assert found.ambiguity is not None
+    assert any("winning tile" in w for w in found.warnings)
+
+
+def test_flowers_are_put_aside() -> None:
+    ann = lay_out_hand(HAND, angle_deg=90)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(6), SURE))
+    assert sorted(ann[i]["code"] for i in found.flowers) == ["1h", "5h"]
+
+
+def test_one_misread_tile_does_not_break_a_meld() -> None:
+    ann = lay_out_hand(HAND)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(7), SURE)
+    chow_tile = next(i for i, a in enumerate(ann) if a["meld_id"] == 0 and not a["sideways"])
+    tiles.probs[chow_tile] = 0
+    tiles.probs[chow_tile, 30] = 1.0  # read as a dragon: the chow is still a meld by pose
+    found = layout(tiles)
+    assert any(chow_tile in g.tiles for g in found.of_role("meld"))
+
+
+def test_no_tiles() -> None:
+    from vision.types import Tiles
+
+    found = layout(Tiles.empty())
+    assert found.groups == () and found.warnings

@@ -1,0 +1,116 @@
+"""The post-detection pipeline (layout, decode, score, review) and `mjlens recognize` errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from api.cli import main
+from api.commands.recognize import describe
+from scoring.tiles import CLASSES
+from vision.pipeline import ContextError, ModelMissingError, Recognizer, interpret
+from vision.simulate import lay_out_hand, simulated_probs, tiles_from_annotations
+from vision.types import Tiles
+
+HAND: dict[str, Any] = {
+    "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "W"],
+    "winning_tile": "W",
+    "flowers": ["3h"],
+}
+
+
+def _tiles(sharpness: tuple[float, float] = (40.0, 41.0), angle: float = 0.0) -> Tiles:
+    ann = lay_out_hand(HAND, angle_deg=angle)
+    return tiles_from_annotations(ann, np.random.default_rng(0), sharpness)
+
+
+def test_interpret_reads_and_scores_the_hand() -> None:
+    result = interpret(_tiles(angle=123.0), {"seat_wind": "W", "self_drawn": False})
+    data = result.to_json()
+    assert data["hand"]["winning_tile"] == "W"
+    assert data["score"]["valid"] is True and data["score"]["total"] > 0
+    assert data["review"] is False and data["review_reasons"] == []
+    assert len(data["tiles"]) == 15
+    first = data["tiles"][0]
+    assert set(first) >= {"code", "box", "confidence", "alternatives", "sideways", "face_down"}
+    assert len(first["box"]) == 4 and first["box"][2] > first["box"][0]
+    assert data["melds"][0]["type"] == "pung" and data["melds"][0]["claimed_from"] == "opposite"
+    assert set(data["timings_ms"]) >= {"layout", "decode", "score"}
+
+
+def test_scattered_tiles_are_all_listed_and_flagged() -> None:
+    rng = np.random.default_rng(3)
+    n = 9
+    centres = rng.uniform(0, 2000, size=(n, 2))
+    angles = rng.uniform(0, 2 * np.pi, size=n)
+    unit = np.array([[-30, -40], [30, -40], [30, 40], [-30, 40]], dtype=float)
+    corners = []
+    for c, a in zip(centres, angles, strict=True):
+        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        corners.append(unit @ turn.T + c)
+    quads = np.array(corners)
+    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+    codes = [CLASSES[int(k)] for k in rng.integers(0, 34, n)]
+    tiles = Tiles(
+        boxes,
+        quads,
+        np.ones(n),
+        np.zeros(n, bool),
+        np.zeros(n, bool),
+        simulated_probs(codes, rng, (40.0, 41.0)),
+    )
+    data = interpret(tiles).to_json()
+    assert len(data["tiles"]) == n
+    assert [t["code"] for t in data["tiles"]] == codes
+    assert data["hand"] is None and data["score"] is None
+    assert data["review"] is True and data["warnings"]
+
+
+def test_uncertain_reading_is_flagged_for_review() -> None:
+    tiles = _tiles()
+    first = 0  # the 1m of 1m 2m 3m, read half as 4m: 2m 3m 4m wins as well
+    tiles.probs[first] = 0
+    tiles.probs[first, CLASSES.index("1m")] = 0.5
+    tiles.probs[first, CLASSES.index("4m")] = 0.5
+    result = interpret(tiles)
+    assert result.review
+    assert any("another reading" in r for r in result.review_reasons)
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        {"seat_wind": "X"},  # not a wind
+        {"flowers": 9},  # more than a set has
+        {"flowers": ["1h", "1h"]},  # one of each flower
+        {"concealed_kongs": ["9z"]},  # not a tile
+        {"dealer": True},  # unknown field
+    ],
+)
+def test_bad_context_is_a_clear_error(context: dict[str, Any]) -> None:
+    with pytest.raises(ContextError):
+        interpret(_tiles(), context)
+
+
+def test_recognizer_without_models_says_which_file_is_missing(tmp_path: Path) -> None:
+    with pytest.raises(ModelMissingError, match="detector model not found"):
+        Recognizer(tmp_path / "none.onnx", tmp_path / "none2.onnx")
+
+
+def test_cli_reports_a_missing_model_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = tmp_path / "p.jpg"
+    photo.write_bytes(b"not really")
+    code = main(["recognize", str(photo), "--detector", str(tmp_path / "missing.onnx")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "detector model not found" in err
+
+
+def test_describe_prints_hand_and_score() -> None:
+    text = describe(interpret(_tiles(), {"seat_wind": "W"}).to_json())
+    assert "Hand: concealed" in text and "points" in text and "Review: no" in text

@@ -1,0 +1,64 @@
+"""Draw what was read onto the photo: each tile's outline and code, each meld's group."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.pipeline import Recognition
+
+_ROLE_COLOURS = {  # BGR
+    "concealed": (60, 180, 60),
+    "winning": (0, 200, 255),
+    "meld": (255, 140, 0),
+    "concealed_kong": (200, 0, 200),
+    "flower": (180, 105, 255),
+    "stray": (128, 128, 128),
+}
+
+
+def annotate(
+    image: npt.NDArray[np.uint8], result: Recognition, scale: float
+) -> npt.NDArray[np.uint8]:
+    """A copy of the working-size `image` with tiles, codes and meld groups drawn on it.
+
+    `scale` is original pixels per image pixel (`Photo.scale`); tile coordinates are original.
+    """
+    out = image.copy()
+    thick = max(1, round(max(out.shape[:2]) / 700))
+    tiles = result.tiles
+    roles = {i: g.role for g in result.layout.groups for i in g.tiles}
+    for group in result.layout.melds:
+        quad = tiles.corners[list(group.tiles)].reshape(-1, 2) / scale
+        hull = cv2.convexHull(quad.astype(np.int32))
+        cv2.polylines(out, [hull], True, _ROLE_COLOURS[group.role], thick * 3)
+    for i in range(len(tiles)):
+        colour = _ROLE_COLOURS.get(roles.get(i, "stray"), (128, 128, 128))
+        quad = (tiles.corners[i] / scale).astype(np.int32)
+        cv2.polylines(out, [quad], True, colour, thick)
+        code = result.decoded.codes[i]
+        changed = any(c.tile == i for c in result.decoded.changes)
+        label = f"{code}*" if changed else code
+        x, y = int(quad[:, 0].min()), int(quad[:, 1].min()) - 3 * thick
+        cv2.putText(
+            out,
+            label,
+            (x, max(y, 12)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45 * thick,
+            (0, 0, 0),
+            thick * 3,
+            cv2.LINE_AA,
+        )
+        cv2.putText(
+            out,
+            label,
+            (x, max(y, 12)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45 * thick,
+            colour,
+            thick,
+            cv2.LINE_AA,
+        )
+    return out
