@@ -107,7 +107,9 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     context = dict(context or {})
     codes = _top_codes(tiles)
     out = Decoded(hand=None, codes=codes, warnings=[])
-    flowers = _decode_flowers(tiles, found.flowers, out)
+    flowers, flower_confidence = _decode_flowers(tiles, found.flowers, out)
+    if "flowers" in context:
+        flower_confidence = 1.0  # the player's word, not the photo's
     variables, unknown_kongs = _variables(tiles, found, context, out.warnings)
     n_tiles = sum(min(3, len(v.tiles)) for v in variables)
     if n_tiles != 14:
@@ -123,6 +125,7 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
         out.warnings.append("no legal winning hand matches the tiles read")
         return out
     _report(tiles, found, variables, readings, context, flowers, unknown_kongs, out)
+    out.confidence *= flower_confidence
     return out
 
 
@@ -177,7 +180,7 @@ def _variables(
 
 
 def _down(tiles: Tiles, index: int) -> bool:
-    return bool(tiles.face_down[index] or tiles.probs[index, CLASSES.index(BACK)] > 0.8)
+    return bool(tiles.face_down[index])  # the detector's call, as in the layout
 
 
 def _meld_options(
@@ -378,10 +381,13 @@ def _hand_json(
     return hand
 
 
-def _decode_flowers(tiles: Tiles, indices: tuple[int, ...], out: Decoded) -> list[str]:
-    """Distinct flower codes (one of each in a set) maximizing the product of probabilities."""
+def _decode_flowers(
+    tiles: Tiles, indices: tuple[int, ...], out: Decoded
+) -> tuple[list[str], float]:
+    """Distinct flower codes (one of each in a set) maximizing the product of probabilities,
+    and the probability that every flower is right (each tile's share among the flowers)."""
     if not indices:
-        return []
+        return [], 1.0
     chosen_indices = list(indices)
     if len(chosen_indices) > len(FLOWERS):
         out.warnings.append(f"{len(indices)} flowers found; a set has only {len(FLOWERS)}")
@@ -410,7 +416,10 @@ def _decode_flowers(tiles: Tiles, indices: tuple[int, ...], out: Decoded) -> lis
             out.changes.append(
                 Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
             )
-    return _sorted([FLOWERS[k] for k in picks])
+    shares = tiles.probs[chosen_indices, _FLOWER_SLICE].astype(np.float64) + 1e-9
+    shares /= shares.sum(axis=1, keepdims=True)
+    right = float(np.prod([shares[row, k] for row, k in enumerate(picks)]))
+    return _sorted([FLOWERS[k] for k in picks]), right
 
 
 def scoring_accepts(hand: Json) -> bool:

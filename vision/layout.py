@@ -21,7 +21,6 @@ from vision.types import Tiles
 
 ROLES = ("concealed", "winning", "meld", "concealed_kong", "flower", "stray")
 _FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
-_BACK = CLASSES.index("back")
 # Scores of the row segmentation (log-likelihood units): a sideways tile that is not in a
 # meld, or a face-down tile outside a concealed kong, contradicts the rule book's layout.
 _LONE_SIDEWAYS = -6.0
@@ -120,16 +119,15 @@ def layout(tiles: Tiles) -> Layout:
 def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
     """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
 
-    The detector's face-down flag decides; the classifier's back class only when it is sure,
-    since a flower seen badly can look like nothing at all.
+    The detector's face-down flag decides: it sees the tile's body, while the classifier's
+    `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
     """
-    back = tiles.probs[:, _BACK]
     turned = frame.quarter_turned(geometry)
     # A flower is never claimed, so a turned flower is just lying askew.
     flowery = tiles.probs[:, _FLOWER_SLICE].sum(axis=1) > 0.5
     kinds = []
     for i in range(len(tiles)):
-        if tiles.face_down[i] or back[i] > 0.8:
+        if tiles.face_down[i]:
             kinds.append("D")
         elif (tiles.sideways[i] or turned[i]) and not flowery[i]:
             kinds.append("S")
@@ -278,10 +276,14 @@ def _groups_from_plan(
 
 
 def _split_flowers(run: list[int], r: int, tiles: Tiles) -> list[Group]:
-    """A run of loose tiles is flowers if it mostly reads as flowers. Decided per run, not per
-    tile: flowers are put aside as a group, and one misread tile must not split a run."""
-    flowery = tiles.probs[run, _FLOWER_SLICE].sum(axis=1) > 0.5
-    return [Group("flower" if flowery.mean() > 0.5 else "concealed", tuple(run), r)]
+    """A run of loose tiles is flowers if, taken together, it more likely is than not.
+
+    Decided per run, not per tile: flowers are put aside as a group, so one misread tile must
+    not split a run (its neighbours' evidence outweighs it).
+    """
+    mass = 0.98 * tiles.probs[run, _FLOWER_SLICE].sum(axis=1).astype(np.float64) + 0.01
+    flower = float(np.log(mass).sum() - np.log(1 - mass).sum()) > 0
+    return [Group("flower" if flower else "concealed", tuple(run), r)]
 
 
 def _claimed_from(position: int, length: int) -> str:
