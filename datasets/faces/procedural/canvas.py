@@ -69,6 +69,56 @@ class Canvas:
             for x, y in (pts[0], pts[-1]):
                 self.circle(x, y, w / 2 - 0.5, fill=fill)
 
+    def curve(
+        self,
+        p0: tuple[float, float],
+        p1: tuple[float, float],
+        p2: tuple[float, float],
+        p3: tuple[float, float],
+        fill: RGB,
+        width: float,
+        taper: float = 1.0,
+    ) -> list[tuple[float, float]]:
+        """A cubic Bezier stroke; `taper` < 1 thins it towards the end like a brush.
+
+        Returns the sampled points so callers can hang leaves and flowers on the stroke.
+        """
+        pts = bezier(p0, p1, p2, p3, 14)
+        if taper >= 0.99:
+            self.line(pts, fill, width)
+        else:
+            for k in range(len(pts) - 1):
+                w = width * (1 - (1 - taper) * k / (len(pts) - 1))
+                self.line(pts[k : k + 2], fill, w)
+        return pts
+
+    def leaf(
+        self,
+        x: float,
+        y: float,
+        length: float,
+        width: float,
+        angle: float,
+        fill: RGB,
+        outline_only: bool = False,
+        line_width: float = 2.0,
+    ) -> None:
+        """A pointed leaf from its base (x, y) along `angle` degrees."""
+        a = math.radians(angle)
+        ca, sa = math.cos(a), math.sin(a)
+        upper, lower = [], []
+        for k in range(9):
+            t = k / 8
+            half = width * math.sin(math.pi * t) * (1 - 0.3 * t)
+            along = length * t
+            upper.append((x + along * ca - half * sa, y + along * sa + half * ca))
+            lower.append((x + along * ca + half * sa, y + along * sa - half * ca))
+        outline = upper + lower[::-1]
+        if outline_only:
+            self.line([*outline, outline[0]], fill, line_width)
+        else:
+            self.draw.polygon(outline, fill=fill)
+
     def rounded_rect(
         self,
         box: tuple[float, float, float, float],
@@ -119,6 +169,26 @@ class Canvas:
             px, py = x0, y0
         self.image.paste(Image.new("RGB", mask.size, fill), (round(px), round(py)), mask)
         return px, py, px + tw_i, py + th_i
+
+
+def bezier(
+    p0: tuple[float, float],
+    p1: tuple[float, float],
+    p2: tuple[float, float],
+    p3: tuple[float, float],
+    n: int,
+) -> list[tuple[float, float]]:
+    pts = []
+    for k in range(n + 1):
+        t = k / n
+        a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t**3
+        pts.append(
+            (
+                a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0],
+                a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1],
+            )
+        )
+    return pts
 
 
 def _glyph_mask(text: str, font: FontFace, size: int, stroke: int) -> Image.Image | None:
