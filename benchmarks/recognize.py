@@ -187,6 +187,8 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "mode": args.mode,
         "photos": n,
         "sharpness": [args.sharp_lo, args.sharp_hi] if args.mode == "sim" else None,
+        "jitter": args.jitter if args.mode == "sim" else None,
+        "sideways_flags": not args.no_sideways if args.mode == "sim" else None,
         "hand_exactly_right": sum(r["hand_right"] for r in rows) / n,
         "hand_and_score_right": len(right) / n,
         "score_right": sum(r["score_right"] for r in rows) / n,
@@ -226,6 +228,8 @@ def main() -> None:
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--sharp-lo", type=float, default=3.5, help="sim: lowest logit sharpness")
     e.add_argument("--sharp-hi", type=float, default=6.5, help="sim: highest logit sharpness")
+    e.add_argument("--jitter", type=float, default=0.0, help="sim: corner noise, face widths")
+    e.add_argument("--no-sideways", action="store_true", help="sim: no sideways flags")
     e.add_argument("--report", help="write every photo's outcome to this JSON file")
     args = parser.parse_args()
     if args.step == "render":

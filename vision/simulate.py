@@ -43,28 +43,32 @@ def tiles_from_annotations(
     annotations: Sequence[Mapping[str, Any]],
     rng: np.random.Generator,
     sharpness: tuple[float, float] = (3.0, 6.0),
+    jitter: float = 0.0,
+    sideways_known: bool = True,
 ) -> Tiles:
     """Ground-truth boxes and corners with simulated classifier probabilities.
 
-    A face-down tile's true class is `back`, as the classifier sees it.
+    A face-down tile's true class is `back`, as the classifier sees it. `jitter` moves each
+    corner by Gaussian noise of that many face widths (a detector's error);
+    `sideways_known=False` drops the sideways flags, leaving them to the geometry.
     """
     n = len(annotations)
-    xyxy = np.array([[b[0], b[1], b[0] + b[2], b[1] + b[3]] for b in _bboxes(annotations)])
     corners = np.array([a["corners"] for a in annotations], dtype=np.float32).reshape(n, 4, 2)
+    if jitter and n:
+        width = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1).reshape(n, 1, 1)
+        corners = corners + rng.normal(0, jitter, corners.shape) * width
+        corners = corners.astype(np.float32)
+    xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     down = np.array([bool(a.get("face_down")) for a in annotations])
     codes = [BACK if d else str(a["code"]) for a, d in zip(annotations, down, strict=True)]
     return Tiles(
         xyxy=xyxy.reshape(n, 4).astype(np.float32),
         corners=corners,
         confidence=np.ones(n, dtype=np.float32),
-        sideways=np.array([bool(a.get("sideways")) for a in annotations]),
+        sideways=np.array([bool(a.get("sideways")) and sideways_known for a in annotations]),
         face_down=down,
         probs=simulated_probs(codes, rng, sharpness) if n else None,  # type: ignore[arg-type]
     )
-
-
-def _bboxes(annotations: Sequence[Mapping[str, Any]]) -> list[list[float]]:
-    return [[float(v) for v in a["bbox"]] for a in annotations]
 
 
 def lay_out_hand(
