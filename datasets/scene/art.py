@@ -71,27 +71,45 @@ class FaceSet:
 
             self._src = get_source(source)
         self.codes = source_codes(source) - {BACK}
+        # Sets printed on dark stock (FluffyStuff's "Black") keep their dark paper as the body.
+        probe = self._raw(sorted(self.codes)[0]) if self.codes else None
+        paper = _paper(probe) if probe is not None else None
+        self.dark_paper: tuple[int, int, int] | None = (
+            (int(paper[0]), int(paper[1]), int(paper[2]))
+            if paper is not None and paper.max() < 120
+            else None
+        )
+        if self.dark_paper is not None:
+            self.ivory = np.asarray(self.dark_paper, np.float32)
+
+    def _raw(self, code: str) -> np.ndarray:
+        if self._src is None:
+            return _stand_in(code)
+        rgb = self._src.face(code, np.random.default_rng(self.style_seed))
+        return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)
 
     def face(self, code: str) -> np.ndarray:
         if code not in self._cache:
-            if self._src is None:
-                art = _stand_in(code)
-            else:
-                rgb = self._src.face(code, np.random.default_rng(self.style_seed))
-                art = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2BGR)
-            self._cache[code] = self._on_ivory(art)
+            self._cache[code] = self._on_ivory(self._raw(code))
         return self._cache[code]
 
     def _on_ivory(self, art: np.ndarray) -> np.ndarray:
-        border = np.concatenate(
-            [
-                art[:3].reshape(-1, 3),
-                art[-3:].reshape(-1, 3),
-                art[:, :3].reshape(-1, 3),
-                art[:, -3:].reshape(-1, 3),
-            ]
-        )
-        paper = np.median(border, axis=0).astype(np.float32)
+        if self.dark_paper is not None:
+            return art  # the body already wears this art's paper colour
+        paper = _paper(art)
         # Dark-framed art keeps its colours (just tinted); paper-backed art gets the set's ivory.
         gain = self.ivory / 255.0 if paper.min() < 120 else self.ivory / np.maximum(paper, 1.0)
         return np.clip(art.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def _paper(art: np.ndarray) -> np.ndarray:
+    """The art's background colour: the median of its outer frame of pixels."""
+    border = np.concatenate(
+        [
+            art[:3].reshape(-1, 3),
+            art[-3:].reshape(-1, 3),
+            art[:, :3].reshape(-1, 3),
+            art[:, -3:].reshape(-1, 3),
+        ]
+    )
+    return np.median(border, axis=0).astype(np.float32)

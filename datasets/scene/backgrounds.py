@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-TEXTURE_PX = 768
+TEXTURE_PX = 1024
 
 
 def _noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
@@ -28,25 +28,48 @@ def _fractal(rng: np.random.Generator, size: int, octaves: tuple[int, ...]) -> n
     return out
 
 
+def _muted(rng: np.random.Generator, saturation: tuple[float, float] = (0.1, 0.6)) -> np.ndarray:
+    """A random BGR colour as rooms have them: any hue, moderate saturation and brightness."""
+    hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(*saturation) * 255, rng.uniform(70, 230)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
 def _colourize(shade: np.ndarray, base: np.ndarray, spread: float) -> np.ndarray:
     img = base[None, None, :] * (1.0 + spread * shade[..., None])
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def felt(rng: np.random.Generator, size: int) -> np.ndarray:
-    hues = [(60, 110, 30), (110, 70, 20), (30, 30, 120), (60, 60, 60), (90, 40, 60)]
-    base = np.array(hues[rng.integers(len(hues))], np.float32) * rng.uniform(0.6, 1.5)
+    # Mahjong mats: mostly green or blue, also wine, grey, black, purple; sometimes any colour.
+    hues = [
+        (60, 110, 30),
+        (50, 120, 20),
+        (110, 70, 20),
+        (120, 60, 0),
+        (30, 30, 110),
+        (60, 60, 60),
+        (30, 30, 30),
+        (90, 40, 60),
+    ]
+    if rng.random() < 0.85:
+        base = np.array(hues[rng.integers(len(hues))], np.float32) * rng.uniform(0.7, 1.3)
+    else:
+        base = _muted(rng, (0.3, 0.8))
     shade = _fractal(rng, size, (4, 16)) * 0.5 + (rng.random((size, size), np.float32) - 0.5) * 0.35
     return _colourize(shade, base, 0.6)
 
 
 def wood(rng: np.random.Generator, size: int) -> np.ndarray:
-    base = np.array([rng.uniform(30, 90), rng.uniform(60, 130), rng.uniform(100, 190)], np.float32)
+    tone = rng.uniform(0.45, 1.25)  # from dark walnut to pale pine
+    base = np.array([rng.uniform(40, 70), rng.uniform(80, 115), rng.uniform(120, 165)]) * tone
+    base = np.clip(base, 0, 255).astype(np.float32)
     y = np.mgrid[0:size, 0:size][0].astype(np.float32)
     warp = _fractal(rng, size, (3, 8)) * rng.uniform(20, 60)
     freq = rng.uniform(0.04, 0.15)
     rings = np.sin((y + warp) * freq + _noise(rng, size, 6) * 4)
-    streak = (rng.random((size, 1), np.float32) - 0.5) * 0.3  # fine fibres along the grain
+    # Fine fibres along the grain: noise stretched far along x.
+    fibres = cv2.resize(rng.random((size // 2, 12), dtype=np.float32), (size, size)) - 0.5
+    streak = fibres * 0.35 + (rng.random((size, 1), np.float32) - 0.5) * 0.15
     shade = 0.35 * rings + streak + _fractal(rng, size, (24,)) * 0.15
     if rng.random() < 0.3:  # planks
         period = int(rng.uniform(90, 250))
@@ -55,7 +78,7 @@ def wood(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
-    base = rng.uniform(40, 230, 3).astype(np.float32)
+    base = _muted(rng)
     y, x = np.mgrid[0:size, 0:size].astype(np.float32)
     period = rng.uniform(3, 8)
     weave = np.sin(x * 2 * np.pi / period) * np.sin(y * 2 * np.pi / period)
@@ -70,15 +93,17 @@ def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
 
 def stone(rng: np.random.Generator, size: int) -> np.ndarray:
     base = np.full(3, rng.uniform(80, 235), np.float32) + rng.normal(0, 12, 3).astype(np.float32)
-    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
-    turb = _fractal(rng, size, (3, 6, 12, 24))
+    half = size // 2  # veins are smooth: draw them at half size, speckle at full size
+    y, x = np.mgrid[0:half, 0:half].astype(np.float32)
+    turb = _fractal(rng, half, (3, 6, 12, 24))
     angle = rng.uniform(0, np.pi)
     veins = np.abs(
-        np.sin((x * np.cos(angle) + y * np.sin(angle)) * rng.uniform(0.01, 0.04) + turb * 8)
+        np.sin((x * np.cos(angle) + y * np.sin(angle)) * rng.uniform(0.02, 0.08) + turb * 8)
     )
     shade = -0.5 * (veins < 0.08) * rng.uniform(0.3, 1) + turb * 0.25
+    shade = cv2.resize(cv2.GaussianBlur(shade, (0, 0), 0.7), (size, size))
     shade += (rng.random((size, size), np.float32) - 0.5) * 0.08  # speckle
-    return _colourize(cv2.GaussianBlur(shade, (0, 0), 1.0), base, 0.6)
+    return _colourize(shade, base, 0.6)
 
 
 def paper(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -98,7 +123,7 @@ def clutter(rng: np.random.Generator, size: int) -> np.ndarray:
     """Any table top with everyday objects on it: cups, phones, coins, cards, scorepads."""
     img = TABLES[rng.integers(5)](rng, size)
     for _ in range(int(rng.integers(3, 10))):
-        colour = tuple(float(c) for c in rng.uniform(0, 255, 3))
+        colour = tuple(float(c) for c in _muted(rng, (0.0, 0.7)))
         cx, cy = (float(v) for v in rng.uniform(0, size, 2))
         shape = rng.integers(4)
         shadow = img.copy()

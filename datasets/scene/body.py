@@ -209,6 +209,11 @@ def draw_tile(
             cv2.fillConvexPoly(
                 canvas, _fixed(cap), _shade(style.back_bgr, cap_normal, light), cv2.LINE_AA, SHIFT
             )
+        # The rounded edge between cap and walls catches the light: a thin bright rim.
+        colour = style.ivory_bgr if face_up else style.back_bgr
+        rim = np.clip(np.asarray(_shade(colour, cap_normal, light)) * 1.08 + 12, 0, 255)
+        width = 2 if np.ptp(cap[:, 0]) > 90 else 1
+        cv2.polylines(canvas, [_fixed(cap)], True, rim.tolist(), width, cv2.LINE_AA, SHIFT)
     return Drawn(hull=hull, corners=corners)
 
 

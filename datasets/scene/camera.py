@@ -101,6 +101,9 @@ def frame_layout(
     # Centre the layout, then slide it by a random share of the free margin (plus spill).
     center = np.array([width / 2, height / 2]) - (lo + hi) / 2
     margin = np.maximum(np.array([width, height]) - (hi - lo), 0) / 2
-    slide = rng.uniform(-1, 1, 2) * (margin * 0.8 + spill * (hi - lo))
+    # Most photos centre the hand roughly; a few leave it off-centre or cut by the edge.
+    slide = np.clip(rng.normal(0, 0.35, 2), -1, 1) * margin + rng.uniform(-1, 1, 2) * spill * (
+        hi - lo
+    )
     principal = center + slide + np.array([width / 2, height / 2])
     return Camera(rotation, position, focal, (float(principal[0]), float(principal[1])), size)

@@ -166,7 +166,11 @@ def rack_rows(codes: list[str], style: TileStyle, rng: np.random.Generator) -> l
 
 
 def scattered(
-    codes: list[str], style: TileStyle, rng: np.random.Generator, face_down_share: float = 0.2
+    codes: list[str],
+    style: TileStyle,
+    rng: np.random.Generator,
+    face_down_share: float = 0.2,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> list[Placement]:
     """Tiles strewn flat over the table at any angle, some face-down, none overlapping."""
     reach = style.height * 0.55 * np.sqrt(2)
@@ -182,7 +186,8 @@ def scattered(
             continue  # table is full: drop the tile rather than overlap it
         centres.append(c)
         down = bool(rng.random() < face_down_share)
-        pose = flat_pose(float(c[0]), float(c[1]), rng.uniform(0, 360), style, face_down=down)
+        x, y = float(c[0] + origin[0]), float(c[1] + origin[1])
+        pose = flat_pose(x, y, rng.uniform(0, 360), style, face_down=down)
         out.append(Placement(code, pose, down, False, "loose"))
     return out
 
@@ -215,3 +220,28 @@ def _tipped(pose: Pose, about_u_deg: float, about_v_deg: float) -> Pose:
     u = np.cos(b) * pose.u - np.sin(b) * w
     w = np.sin(b) * pose.u + np.cos(b) * w
     return Pose(pose.origin, u, v, w)
+
+
+def table_extras(
+    spare: list[str], style: TileStyle, rng: np.random.Generator, bounds: np.ndarray
+) -> list[Placement]:
+    """What else lies on the table beyond the winner's hand: discards, or a stretch of wall.
+
+    `spare` holds tiles not in the hand; `bounds` is the hand's (min xy, max xy) in mm.
+    """
+    (x0, _), (_, y1) = bounds
+    n = int(rng.integers(3, 15))
+    picked = [spare[i] for i in rng.choice(len(spare), size=min(n, len(spare)), replace=False)]
+    far = y1 + style.height * rng.uniform(0.8, 2.5)
+    if rng.random() < 0.7:  # discards, strewn face-up in the middle of the table
+        return scattered(picked, style, rng, 0.05, origin=(x0 + rng.uniform(-40, 40), far))
+    # A stretch of wall: face-down tiles stacked two high, the top row a little askew.
+    out = []
+    x = x0 + rng.uniform(-30, 60)
+    yaw = rng.normal(0, 3)
+    for i, code in enumerate(picked):
+        layer = i % 2
+        cx = x + (i // 2) * (style.width + 0.3) + layer * rng.normal(0, 0.6)
+        pose = flat_pose(cx, far, yaw + rng.normal(0, 1), style, True, layer * style.thickness)
+        out.append(Placement(code, pose, True, False, "loose"))
+    return out

@@ -7,8 +7,9 @@ generator passed in, so a seed reproduces the picture and its labels exactly.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -19,7 +20,14 @@ from datasets.scene.art import FaceSet, source_codes, usable_sources
 from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile
 from datasets.scene.camera import Camera, frame_layout
-from datasets.scene.layout import Placement, declared_win, pile, rack_rows, scattered
+from datasets.scene.layout import (
+    Placement,
+    declared_win,
+    pile,
+    rack_rows,
+    scattered,
+    table_extras,
+)
 from scoring.tiles import FLOWERS, PLAYING
 
 KINDS = ("declared_win", "rows", "scattered", "pile")
@@ -61,7 +69,13 @@ def _layout(
         flowers = hand.get("flowers")
         if isinstance(flowers, list) and not all(f in codes for f in flowers):
             hand["flowers"] = []  # this set has no flower tiles: none on the table
-        return declared_win(hand, style, rng), hand
+        placements = declared_win(hand, style, rng)
+        if rng.random() < 0.35:  # the rest of the table: other players' discards or wall
+            spare = Counter(_wall(codes)) - Counter(p.code for p in placements)
+            xy = np.array([p.pose.origin[:2] for p in placements])
+            bounds = np.array([xy.min(axis=0), xy.max(axis=0)])
+            placements += table_extras(list(spare.elements()), style, rng, bounds)
+        return placements, hand
     wall = _wall(codes)
     if kind == "rows":
         hand = _random_hand(rng)
@@ -83,7 +97,9 @@ def _camera(
     size: tuple[int, int],
 ) -> tuple[Camera, dict[str, float]]:
     points = []
-    for p in placements:
+    # Frame the hand; discards and wall around it may run out of the picture.
+    framed = [p for p in placements if p.role != "loose"] or placements
+    for p in framed:
         for du in (-1, 1):
             for dv in (-1, 1):
                 points.append(
@@ -100,6 +116,10 @@ def _camera(
     spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
     hfov = rng.uniform(55, 75)
     cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)
+    # People turn the phone to suit the layout: a row running up the frame gets portrait.
+    span = np.ptp(cam.project(pts), axis=0)
+    if (span[1] > span[0]) != (size[1] > size[0]) and rng.random() < 0.85:
+        cam = frame_layout(pts, size[::-1], rng, tilt, azimuth, roll, fill, hfov, spill)
     return cam, {"tilt": tilt, "azimuth": azimuth, "roll": roll, "fill": fill, "hfov": hfov}
 
 
@@ -121,7 +141,7 @@ def _light(rng: np.random.Generator) -> Light:
 def _table(rng: np.random.Generator, cam: Camera, centre: np.ndarray) -> tuple[np.ndarray, str]:
     """The table texture laid on the z = 0 plane through the camera."""
     texture, kind = table_texture(rng)
-    mm = rng.uniform(0.35, 1.0)  # table millimetres per texel
+    mm = rng.uniform(0.2, 0.55)  # table millimetres per texel: about a pixel near the tiles
     angle = rng.uniform(0, 2 * np.pi)
     c, s = np.cos(angle), np.sin(angle)
     # texel -> world (x, y, 1) on the table, centred on the layout, turned at random
@@ -195,11 +215,12 @@ def render_scene(
     source = str(rng.choice(usable))
     style = TileStyle.random(rng)
     faces = FaceSet(source, int(rng.integers(2**31)), style.ivory_bgr)
+    if faces.dark_paper is not None:  # a black-faced set: its bodies are dark too
+        style = replace(style, ivory_bgr=faces.dark_paper)
     codes = source_codes(source)
 
     placements, hand = _layout(kind, rng, style, codes)
-    wh = _image_size(rng, size, kind)
-    cam, view = _camera(kind, rng, placements, style, wh)
+    cam, view = _camera(kind, rng, placements, style, _image_size(rng, size, kind))
     light = _light(rng)
 
     centre = np.mean([p.pose.origin for p in placements], axis=0)
