@@ -181,6 +181,13 @@ def create_app(
         except module.HandError as exc:
             pointer = getattr(exc, "pointer", None)
             raise Problem(INVALID_HAND, str(exc), pointer=pointer or "") from None
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            # parse_hand should raise HandError for every malformed hand; until it does for
+            # this one, the client still gets a 422 (without a precise pointer), not a 500.
+            log.warning("parse_hand raised %s instead of HandError: %s", type(exc).__name__, exc)
+            raise Problem(
+                INVALID_HAND, f"the hand has a field of the wrong type ({exc})", pointer=""
+            ) from None
         result = await run_in_threadpool(module.score, hand, chosen)
         return PlainJSONResponse(result.to_json())
 

@@ -68,7 +68,7 @@ def photo_problem(exc: Exception) -> Problem | None:
             return Problem(INVALID_FIELD, str(exc))
         return None
     status = exc.status if exc.status in (*_PHOTO_KINDS, 422) else 422
-    return Problem(_PHOTO_KINDS.get(status, BAD_PHOTO), str(exc), status=status)
+    return Problem(_PHOTO_KINDS.get(status, BAD_PHOTO), str(exc), status=status, pointer="/photo")
 
 
 class RecognizerHost:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from api.app import create_app
-from api.limits import Limits
 from fastapi.testclient import TestClient
 
+from api.app import create_app
+from api.limits import Limits
 from tests.api.fakes import ReplayRecognizer, missing_models
 
 # Small caps: the corpus can cross them with little data.

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from fastapi import FastAPI
+
 from api.app import create_app
 from api.limits import Limits
-from fastapi import FastAPI
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "api" / "static"
 SAMPLE_PHOTO = SAMPLE_DIR / "sample.jpg"

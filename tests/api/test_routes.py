@@ -8,10 +8,10 @@ import time
 
 import httpx
 import pytest
-from api.app import create_app
-from api.limits import Limits
 from fastapi.testclient import TestClient
 
+from api.app import create_app
+from api.limits import Limits
 from tests.api.conftest import TEST_LIMITS
 from tests.api.fakes import SAMPLE_PHOTO, SAMPLE_TRUTH, BrokenRecognizer, ReplayRecognizer
 
