@@ -1,0 +1,31 @@
+"""`mjlens train detector|classifier ...`: the training entry points (needs the train extra).
+
+mjlens train classifier --minutes 35 --camerash ../shared/data/camerash-crops
+mjlens train detector --data runs/det_train --minutes 60
+
+Everything after the model name goes to models/train_<model>.py; see `--help` there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from api.cli import CliError
+
+MODULES = {"classifier": "models.train_classifier", "detector": "models.train_detector"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("model", choices=sorted(MODULES), help="which model to train")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help="options of the trainer")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        module = importlib.import_module(MODULES[args.model])
+    except ModuleNotFoundError as exc:  # torch is only in the train extra
+        raise CliError(
+            f"training needs the train extra ({exc.name} missing): pip install -e .[train]"
+        ) from exc
+    return int(module.main(list(args.rest)))

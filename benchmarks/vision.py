@@ -1,0 +1,359 @@
+"""Measure the shipped detector and classifier, and the peer `mahjong-detector`, in one run.
+
+    python -m benchmarks.vision --synthetic runs/val_kde \
+        --camerash ../shared/data/camerash-crops --peer-python /tmp/peer/bin/python \
+        --confusion docs/vision/confusion.png --out runs/vision_eval.json
+
+- synthetic photos rendered from the face source held out of training: detection precision
+  and recall at IoU 0.5, tile accuracy (found and named right; a face-down tile is right as
+  `back`), photos fully right (every tile found and named, nothing extra);
+- camerash-crops (real single-tile photos, validation only): top-1 per suit and overall,
+  flowers named as some flower, a confusion-matrix image;
+- latency per stage (load, detect, classify) on a 12 MP JPEG made by upscaling a synthetic
+  photo to 4000x3000, median of repeats;
+- the peer, run by its own Python (a throwaway venv: its weights are AGPL) on the same images.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from models.camerash import read_camerash
+from scoring.tiles import BACK, CLASSES, FACES, FLOWERS, PLAYING
+from vision.classify import Classifier
+from vision.detect import Detector
+from vision.load import Photo, load_photo
+from vision.nms import box_iou
+from vision.types import Tiles
+
+SUIT_GROUPS = {
+    "characters": [c for c in FACES if c.endswith("m")],
+    "dots": [c for c in FACES if c.endswith("p")],
+    "bamboo": [c for c in FACES if c.endswith("s")],
+    "winds": ["E", "S", "W", "N"],
+    "dragons": ["C", "F", "P"],
+    "flowers": list(FLOWERS),
+}
+PEER_NAMES = {"chun": "C", "haku": "P", "hatsu": "F", "tou": "E", "nan": "S", "sha": "W", "pe": "N"}
+
+PEER_SCRIPT = r"""
+import json, sys, time
+from PIL import Image
+from mahjong_detector import CLASS_NAMES
+from mahjong_detector.preprocess import preprocess_image
+from mahjong_detector.predict import predict
+paths = json.loads(sys.argv[1])
+out = []
+for k, path in enumerate([paths[0]] + paths):  # the first call (session load) is not timed
+    t = time.perf_counter()
+    img = Image.open(path)
+    img.load()
+    pre, pad = preprocess_image(img)
+    dets = predict(pre, pad)
+    seconds = time.perf_counter() - t
+    if k:
+        out.append({"path": path, "seconds": seconds, "tiles": [
+            [d.x1, d.y1, d.x2, d.y2, CLASS_NAMES[d.class_id], d.confidence] for d in dets]})
+print(json.dumps(out))
+"""
+
+
+def read_synth(root: Path) -> list[tuple[Path, list[dict[str, Any]]]]:
+    coco = json.loads((root / "annotations.coco.json").read_text(encoding="utf-8"))
+    by_image: dict[int, list[dict[str, Any]]] = {img["id"]: [] for img in coco["images"]}
+    for ann in coco["annotations"]:
+        by_image[ann["image_id"]].append(ann)
+    return [(root / img["file_name"], by_image[img["id"]]) for img in coco["images"]]
+
+
+def match(pred: np.ndarray, truth: np.ndarray, threshold: float = 0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching of xyxy boxes by IoU, best pairs first."""
+    if len(pred) == 0 or len(truth) == 0:
+        return []
+    iou = np.stack([box_iou(p, truth) for p in pred.astype(np.float32)])
+    pairs = []
+    while True:
+        i, j = np.unravel_index(int(np.argmax(iou)), iou.shape)
+        if iou[i, j] < threshold:
+            return pairs
+        pairs.append((int(i), int(j)))
+        iou[i, :] = -1
+        iou[:, j] = -1
+
+
+def _truth(anns: list[dict[str, Any]]) -> tuple[np.ndarray, list[str]]:
+    boxes = np.array(
+        [
+            [a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]
+            for a in anns
+        ],
+        np.float32,
+    ).reshape(-1, 4)
+    return boxes, [CLASSES[a["category_id"] - 1] for a in anns]
+
+
+def codes_of(tiles: Tiles) -> list[str]:
+    return [BACK if down else code for code, down in zip(tiles.codes, tiles.face_down, strict=True)]
+
+
+class Tally:
+    """Counts for detection precision/recall, tile accuracy and whole photos."""
+
+    def __init__(self) -> None:
+        self.truth = self.pred = self.found = self.named = self.photos = self.perfect = 0
+
+    def add(
+        self,
+        pred_boxes: np.ndarray,
+        pred_codes: Sequence[str],
+        truth_boxes: np.ndarray,
+        truth_codes: Sequence[str],
+    ) -> None:
+        pairs = match(pred_boxes, truth_boxes)
+        named = sum(pred_codes[i] == truth_codes[j] for i, j in pairs)
+        self.truth += len(truth_codes)
+        self.pred += len(pred_codes)
+        self.found += len(pairs)
+        self.named += named
+        self.photos += 1
+        self.perfect += int(named == len(truth_codes) == len(pred_codes))
+
+    def report(self) -> dict[str, float]:
+        return {
+            "photos": self.photos,
+            "tiles": self.truth,
+            "precision": self.found / max(self.pred, 1),
+            "recall": self.found / max(self.truth, 1),
+            "tile_accuracy": self.named / max(self.truth, 1),
+            "photos_fully_right": self.perfect / max(self.photos, 1),
+        }
+
+
+def photo_of(image: np.ndarray) -> Photo:
+    h, w = image.shape[:2]
+    return Photo(image=image, scale=1.0, original_size=(w, h), sha256="")
+
+
+def synthetic_eval(
+    detector: Detector, classifier: Classifier, root: Path, peer: dict[str, Any] | None
+) -> dict[str, Any]:
+    ours, theirs = Tally(), Tally()
+    for path, anns in read_synth(root):
+        image = cv2.imread(str(path))
+        if image is None:
+            raise FileNotFoundError(path)
+        photo = photo_of(image)
+        tiles = classifier.classify(photo, detector.detect(photo))
+        truth_boxes, truth_codes = _truth(anns)
+        ours.add(tiles.xyxy, codes_of(tiles), truth_boxes, truth_codes)
+        if peer is not None and str(path) in peer:
+            found = peer[str(path)]["tiles"]
+            boxes = np.array([t[:4] for t in found], np.float32).reshape(-1, 4)
+            theirs.add(boxes, [PEER_NAMES.get(t[4], t[4]) for t in found], truth_boxes, truth_codes)
+    result: dict[str, Any] = {"ours": ours.report()}
+    if peer is not None:
+        result["peer"] = theirs.report()
+    return result
+
+
+def group_accuracy(pred: Sequence[str], truth: Sequence[str]) -> dict[str, float]:
+    right = np.array([p == t for p, t in zip(pred, truth, strict=True)])
+    truth_arr = np.array(truth)
+    out = {"top1": float(right.mean()), "n": len(truth)}
+    playing = np.isin(truth_arr, PLAYING)
+    out["top1_34"] = float(right[playing].mean())
+    for name, codes in SUIT_GROUPS.items():
+        inside = np.isin(truth_arr, codes)
+        out[f"top1_{name}"] = float(right[inside].mean())
+    flower = np.isin(truth_arr, FLOWERS)
+    out["flower_as_flower"] = float(np.isin(np.array(pred)[flower], FLOWERS).mean())
+    return out
+
+
+def confusion_png(pred: Sequence[str], truth: Sequence[str], path: Path) -> None:
+    """A row per true face, a column per predicted class, counts shaded; saved as PNG."""
+    index = {c: i for i, c in enumerate(CLASSES)}
+    matrix = np.zeros((len(FACES), len(CLASSES)), np.int32)
+    for p, t in zip(pred, truth, strict=True):
+        matrix[index[t], index[p]] += 1
+    cell, margin = 16, 34
+    h, w = margin + cell * matrix.shape[0], margin + cell * matrix.shape[1]
+    image = np.full((h + 4, w + 4, 3), 255, np.uint8)
+    rows = np.maximum(matrix.sum(axis=1, keepdims=True), 1)
+    for i in range(matrix.shape[0]):
+        for j in range(matrix.shape[1]):
+            share = matrix[i, j] / rows[i, 0]
+            if matrix[i, j]:
+                colour = (
+                    (255 * (1 - share), 255 * (1 - share), 255)
+                    if i != j
+                    else (255 * (1 - share), 255, 255 * (1 - share))
+                )
+                x, y = margin + j * cell, margin + i * cell
+                cv2.rectangle(image, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+                cv2.putText(
+                    image,
+                    str(matrix[i, j]),
+                    (x + 1, y + 11),
+                    cv2.FONT_HERSHEY_PLAIN,
+                    0.6,
+                    (0, 0, 0),
+                    1,
+                )
+    font = cv2.FONT_HERSHEY_PLAIN
+    for i, code in enumerate(FACES):
+        cv2.putText(image, code, (2, margin + i * cell + 12), font, 0.8, (0, 0, 0), 1)
+    for j, code in enumerate(CLASSES):
+        label = "bk" if code == BACK else code
+        cv2.putText(image, label, (margin + j * cell, 14 + (j % 2) * 12), font, 0.7, (0, 0, 0), 1)
+    for k in range(0, matrix.shape[0] + 1):
+        cv2.line(image, (margin, margin + k * cell), (w, margin + k * cell), (220, 220, 220), 1)
+    for k in range(0, matrix.shape[1] + 1):
+        cv2.line(image, (margin + k * cell, margin), (margin + k * cell, h), (220, 220, 220), 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), image)
+
+
+def camerash_eval(
+    classifier: Classifier, root: Path, png: Path | None, peer: dict[str, Any] | None
+) -> dict[str, Any]:
+    items = read_camerash(root)
+    crops = []
+    for path, _ in items:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise FileNotFoundError(path)
+        crops.append(image)
+    probs = classifier.classify_crops(crops)
+    pred = [CLASSES[i] for i in probs.argmax(axis=1)]
+    truth = [code for _, code in items]
+    result: dict[str, Any] = {"ours": group_accuracy(pred, truth)}
+    if png is not None:
+        confusion_png(pred, truth, png)
+        result["confusion_png"] = str(png)
+    if peer is not None:
+        # The peer reads whole photos; its best-scoring tile names the crop (none = wrong).
+        named = []
+        for path, _ in items:
+            found = peer.get(str(path), {}).get("tiles", [])
+            best = max(found, key=lambda t: t[5]) if found else None
+            named.append(PEER_NAMES.get(best[4], best[4]) if best else "none")
+        playing = [i for i, t in enumerate(truth) if t in PLAYING]
+        result["peer"] = {
+            "top1": float(np.mean([named[i] == truth[i] for i in range(len(truth))])),
+            "top1_34": float(np.mean([named[i] == truth[i] for i in playing])),
+        }
+    return result
+
+
+def make_12mp(synthetic: Path | None, out: Path) -> Path:
+    """A 4000x3000 JPEG upscaled from a synthetic photo (the first of the set, or a fresh one)."""
+    if synthetic is not None:
+        path, _ = read_synth(synthetic)[0]
+        image = cv2.imread(str(path))
+    else:
+        from datasets.scene import render_scene
+
+        image = render_scene(np.random.default_rng(7), ("procedural",), "declared_win", 1280).image
+    big = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(out), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return out
+
+
+def latency(
+    detector: Detector, classifier: Classifier, jpeg: Path, repeats: int
+) -> dict[str, float]:
+    data = jpeg.read_bytes()
+    stages: dict[str, list[float]] = {"load": [], "detect": [], "classify": [], "total": []}
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        photo = load_photo(data)
+        t1 = time.perf_counter()
+        tiles = detector.detect(photo)
+        t2 = time.perf_counter()
+        classifier.classify(photo, tiles)
+        t3 = time.perf_counter()
+        for name, seconds in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t3 - t0), strict=True):
+            stages[name].append(seconds)
+    out = {f"{k}_median_s": statistics.median(v) for k, v in stages.items()}
+    out["tiles_found"] = float(len(tiles))
+    return out
+
+
+def run_peer(python: str, paths: list[str]) -> list[dict[str, Any]] | None:
+    """The peer on `paths`, in its own interpreter; None (with a note) if it cannot run."""
+    try:
+        done = subprocess.run(
+            [python, "-c", PEER_SCRIPT, json.dumps(paths)],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"peer not measured: {exc}", file=sys.stderr)
+        return None
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--synthetic", type=Path, help="mjlens synth folder of the held-out source")
+    p.add_argument("--camerash", type=Path, help="camerash-crops folder (validation only)")
+    p.add_argument("--confusion", type=Path, default=Path("docs/vision/confusion.png"))
+    p.add_argument("--peer-python", help="python of a venv with mahjong-detector installed")
+    p.add_argument("--detector", default=None, help="detector ONNX (default: shipped)")
+    p.add_argument("--classifier", default=None, help="classifier ONNX (default: shipped)")
+    p.add_argument("--repeats", type=int, default=5, help="latency repeats")
+    p.add_argument("--out", type=Path, help="write the results as JSON here too")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    detector, classifier = Detector(args.detector), Classifier(args.classifier)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        jpeg = make_12mp(args.synthetic, Path(tmp) / "photo_12mp.jpg")
+        peer_paths = [str(jpeg)] * args.repeats
+        if args.synthetic:
+            peer_paths += [str(p) for p, _ in read_synth(args.synthetic)]
+        if args.camerash:
+            peer_paths += [str(p) for p, _ in read_camerash(args.camerash)]
+        runs = run_peer(args.peer_python, peer_paths) if args.peer_python else None
+        results["latency_12mp"] = latency(detector, classifier, jpeg, args.repeats)
+        peer = {r["path"]: r for r in runs} if runs else None
+        if runs:
+            peer_detect = statistics.median(r["seconds"] for r in runs[: args.repeats])
+            ours = results["latency_12mp"]
+            ours["peer_detect_median_s"] = peer_detect
+            ours["ours_detect_classify_over_peer_detect"] = (
+                ours["detect_median_s"] + ours["classify_median_s"]
+            ) / peer_detect
+            # the peer's figure includes its own full-size decode: compare our total too
+            ours["ours_total_over_peer"] = ours["total_median_s"] / peer_detect
+    if args.synthetic:
+        results["synthetic"] = synthetic_eval(detector, classifier, args.synthetic, peer)
+    if args.camerash:
+        results["camerash"] = camerash_eval(classifier, args.camerash, args.confusion, peer)
+    text = json.dumps(results, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

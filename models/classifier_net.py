@@ -1,0 +1,70 @@
+"""The tile classifier network: a small residual CNN on an 80x64 rectified face crop.
+
+Training-time only (torch). The exported ONNX graph takes float RGB in [0, 1], NCHW, and
+returns calibrated probabilities over `scoring.tiles.CLASSES` (temperature folded in).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+INPUT_H, INPUT_W = 80, 64
+NUM_CLASSES = 43
+
+
+def _conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class Residual(nn.Module):
+    """Downsample by `stride`, then one residual 3x3 conv."""
+
+    def __init__(self, cin: int, cout: int, stride: int) -> None:
+        super().__init__()
+        self.down = _conv_bn(cin, cout, stride)
+        self.conv = nn.Sequential(nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout))
+        self.act = nn.ReLU(inplace=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.down(x)
+        return self.act(x + self.conv(x))
+
+
+class TileClassifier(nn.Module):
+    def __init__(self, num_classes: int = NUM_CLASSES, width: int = 32) -> None:
+        super().__init__()
+        self.register_buffer("mean", torch.tensor([0.5, 0.5, 0.5]).view(1, 3, 1, 1))
+        self.register_buffer("std", torch.tensor([0.25, 0.25, 0.25]).view(1, 3, 1, 1))
+        self.features = nn.Sequential(
+            _conv_bn(3, 24, 2),  # 40x32
+            _conv_bn(24, width),
+            Residual(width, 2 * width, 2),  # 20x16
+            Residual(2 * width, 4 * width, 2),  # 10x8
+            Residual(4 * width, 8 * width, 2),  # 5x4
+        )
+        self.head = nn.Sequential(
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(8 * width, num_classes),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Logits from float RGB in [0, 1]."""
+        x = (x - self.mean) / self.std
+        return self.head(self.features(x))
+
+
+class Calibrated(nn.Module):
+    """What ships: logits / temperature, softmaxed."""
+
+    def __init__(self, net: TileClassifier, temperature: float) -> None:
+        super().__init__()
+        self.net = net
+        self.temperature = float(temperature)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(x) / self.temperature, dim=1)

@@ -1,0 +1,147 @@
+"""Extra training faces for flowers and seasons (花牌), drawn from scratch at training time.
+
+Hong Kong and Chinese sets print a plant or scene, a corner numeral 1-4 and a corner
+character (梅蘭菊竹 / 春夏秋冬, or in some sets an unrelated character). The faces sources give
+few such designs, and the classifier then reads a numeral-and-picture tile as a suit tile.
+These faces teach the cue that matters: numeral + character + picture = a flower. They are
+ours (no third-party art); fonts are the CJK fonts the faces sources already use.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from datasets.faces.fonts import cjk_fonts, load_font
+
+Rng = np.random.Generator
+FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
+DECOY_CHARS = "券才證首是選耀您福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
+INKS = [(200, 30, 30), (20, 20, 20), (30, 60, 180), (30, 120, 50), (220, 80, 120)]
+GREENS = [(30, 120, 50), (20, 90, 40), (60, 140, 60), (40, 100, 90)]
+BLOSSOMS = [(200, 30, 40), (220, 80, 120), (200, 40, 40), (40, 60, 180), (230, 150, 30)]
+
+
+def _pick(rng: Rng, palette: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    r, g, b = palette[rng.integers(len(palette))]
+    jitter = rng.integers(-25, 26, 3)
+    return (
+        int(np.clip(r + jitter[0], 0, 255)),
+        int(np.clip(g + jitter[1], 0, 255)),
+        int(np.clip(b + jitter[2], 0, 255)),
+    )
+
+
+def _curve(
+    draw: ImageDraw.ImageDraw,
+    rng: Rng,
+    p0: np.ndarray,
+    p1: np.ndarray,
+    colour: tuple[int, int, int],
+    width: int,
+) -> None:
+    bend = rng.normal(0, 0.25) * np.array([-(p1 - p0)[1], (p1 - p0)[0]])
+    ctrl = (p0 + p1) / 2 + bend
+    t = np.linspace(0, 1, 16)[:, None]
+    pts = (1 - t) ** 2 * p0 + 2 * (1 - t) * t * ctrl + t**2 * p1
+    draw.line([tuple(p) for p in pts.tolist()], fill=colour, width=width, joint="curve")
+
+
+def _blossom(
+    draw: ImageDraw.ImageDraw, rng: Rng, c: np.ndarray, r: float, colour: tuple[int, int, int]
+) -> None:
+    petals = int(rng.integers(4, 9))
+    phase = rng.uniform(0, 2 * np.pi)
+    for k in range(petals):
+        a = phase + 2 * np.pi * k / petals
+        pc = c + 0.6 * r * np.array([np.cos(a), np.sin(a)])
+        pr = r * rng.uniform(0.35, 0.55)
+        draw.ellipse(
+            [pc[0] - pr, pc[1] - pr, pc[0] + pr, pc[1] + pr],
+            outline=colour,
+            width=max(1, int(r / 6)),
+            fill=colour if rng.random() < 0.5 else None,
+        )
+    cr = r * 0.25
+    draw.ellipse([c[0] - cr, c[1] - cr, c[0] + cr, c[1] + cr], fill=colour)
+
+
+def _plant(draw: ImageDraw.ImageDraw, rng: Rng, kind: int, w: int, h: int) -> None:
+    """kind 0 plum, 1 orchid, 2 chrysanthemum, 3 bamboo, 4 a loose scene of strokes."""
+    green = _pick(rng, GREENS)
+    base = np.array([w * rng.uniform(0.4, 0.6), h * rng.uniform(0.85, 0.95)])
+    top = h * rng.uniform(0.3, 0.42)
+    lw = max(2, int(w * rng.uniform(0.02, 0.045)))
+    if kind == 3:  # bamboo: segmented stalks and narrow leaves
+        for _ in range(int(rng.integers(1, 4))):
+            x = w * rng.uniform(0.3, 0.7)
+            ys = np.linspace(base[1], top, int(rng.integers(3, 6)))
+            for y0, y1 in itertools.pairwise(ys):
+                draw.line([(x, y0), (x, y1 + 3)], fill=green, width=lw + 2)
+                draw.line([(x - lw * 1.5, y1 + 3), (x + lw * 1.5, y1 + 3)], fill=green, width=1)
+        for _ in range(int(rng.integers(3, 8))):
+            p0 = np.array([w * rng.uniform(0.3, 0.7), rng.uniform(top, base[1])])
+            _curve(draw, rng, p0, p0 + rng.normal(0, w * 0.18, 2), green, lw)
+        return
+    blades = {0: (2, 5), 1: (5, 10), 2: (3, 7), 4: (2, 8)}[kind]
+    for _ in range(int(rng.integers(*blades))):
+        tip = np.array([w * rng.uniform(0.1, 0.9), rng.uniform(top, h * 0.7)])
+        _curve(draw, rng, base, tip, green, lw)
+        if kind != 1 and rng.random() < 0.6:
+            leaf = (base + tip) / 2 + rng.normal(0, w * 0.05, 2)
+            lr = w * rng.uniform(0.05, 0.1)
+            draw.ellipse(
+                [leaf[0] - lr, leaf[1] - lr / 2, leaf[0] + lr, leaf[1] + lr / 2], fill=green
+            )
+    blossom = _pick(rng, BLOSSOMS)
+    count = {0: (2, 5), 1: (1, 3), 2: (1, 3), 4: (0, 4)}[kind]
+    for _ in range(int(rng.integers(*count))):
+        c = np.array([w * rng.uniform(0.25, 0.75), h * rng.uniform(0.38, 0.7)])
+        r = w * (rng.uniform(0.12, 0.2) if kind == 2 else rng.uniform(0.06, 0.12))
+        _blossom(draw, rng, c, r, blossom)
+    if rng.random() < 0.4:  # a pot or a base stroke, as on many sets
+        pot = _pick(rng, INKS)
+        draw.polygon(
+            [
+                (base[0] - w * 0.15, base[1] - h * 0.06),
+                (base[0] + w * 0.15, base[1] - h * 0.06),
+                (base[0] + w * 0.08, base[1]),
+                (base[0] - w * 0.08, base[1]),
+            ],
+            outline=pot,
+            fill=pot if rng.random() < 0.5 else None,
+        )
+
+
+def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.ndarray:
+    """A flower or season face (`1h`..`8h`): RGB uint8, upright."""
+    index = int(code[0]) - 1
+    numeral = str(index % 4 + 1)
+    w, h = size
+    paper = tuple(int(v) for v in rng.integers(235, 256, 3))
+    image = Image.new("RGB", size, paper)
+    draw = ImageDraw.Draw(image)
+    kind = index if index < 4 and rng.random() < 0.7 else int(rng.integers(0, 5))
+    _plant(draw, rng, kind, w, h)
+    fonts, weights = cjk_fonts()
+    font_face = fonts[rng.choice(len(fonts), p=np.asarray(weights))]
+    char = (
+        FLOWER_CHARS[index] if rng.random() < 0.75 else DECOY_CHARS[rng.integers(len(DECOY_CHARS))]
+    )
+    char_size = int(w * rng.uniform(0.24, 0.34))
+    num_size = int(w * rng.uniform(0.26, 0.38))
+    numeral_left = rng.random() < 0.5
+    pad = int(w * rng.uniform(0.03, 0.1))
+    num_font = load_font(font_face, num_size)
+    char_font = load_font(font_face, char_size)
+    num_x = pad if numeral_left else w - pad - int(num_size * 0.6)
+    char_x = w - pad - char_size if numeral_left else pad
+    if rng.random() < 0.15:  # character under the numeral, both in one corner
+        char_x, char_y = num_x, pad + num_size
+    else:
+        char_y = pad
+    draw.text((num_x, pad), numeral, font=num_font, fill=_pick(rng, INKS))
+    draw.text((char_x, char_y), char, font=char_font, fill=_pick(rng, INKS))
+    return np.asarray(image, dtype=np.uint8).copy()

@@ -1,0 +1,343 @@
+"""Train the tile classifier from scratch on augmented synthetic faces; export ONNX.
+
+    python -m models.train_classifier --minutes 35 --out runs/classifier \
+        --camerash ../shared/data/camerash-crops
+
+Faces come from `datasets.faces` sources (all but the held-out one) plus `models.flower_art`,
+each posed and degraded by `models.tile_augment`. Training runs for a wall-clock budget with
+a cosine learning rate over that budget, checkpoints every few minutes, and ends with
+temperature scaling on a held-out synthetic split and the ONNX export. The real crops are
+only ever evaluated, never trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, IterableDataset
+from tqdm import tqdm
+
+from models.camerash import read_camerash
+from models.classifier_net import INPUT_H, INPUT_W, Calibrated, TileClassifier
+from models.flower_art import flower_face
+from models.tile_augment import augment
+from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
+
+OPSET = 17
+CLASS_INDEX = {code: i for i, code in enumerate(CLASSES)}
+Pool = dict[str, list[np.ndarray]]
+
+
+def back_face(rng: np.random.Generator) -> np.ndarray:
+    """A tile back: one saturated or dark colour, sometimes a faint pattern."""
+    colour = np.array(
+        [(40, 140, 60), (30, 90, 170), (220, 190, 60), (230, 120, 40), (180, 40, 40), (30, 30, 30)][
+            rng.integers(6)
+        ],
+        np.float32,
+    ) + rng.normal(0, 20, 3)
+    face = np.empty((160, 120, 3), np.float32)
+    face[:] = colour
+    if rng.random() < 0.4:
+        yy, xx = np.mgrid[0:160, 0:120]
+        period = rng.uniform(6, 20)
+        face += (rng.uniform(5, 25) * np.sin((xx + yy * rng.uniform(-1, 1)) / period))[..., None]
+    return np.clip(face, 0, 255).astype(np.uint8)
+
+
+def build_pool(sources: list[str], per_code: int, seed: int) -> Pool:
+    """Clean faces per code from the named `datasets.faces` sources (random ones sampled often)."""
+    rng = np.random.default_rng(seed)
+    pool: Pool = {code: [] for code in CLASSES}
+    for name in sources:
+        from datasets.faces import get_source  # only when a source is asked for
+
+        source = get_source(name)
+        # Random designs (procedural) are sampled many times; fixed art a few (variants).
+        n = per_code if name == "procedural" else 3
+        for code in tqdm(sorted(source.codes), desc=f"faces {name}", leave=False):
+            for _ in range(n):
+                face = source.face(code, rng)
+                pool[code].append(cv2.resize(face, (120, 160), interpolation=cv2.INTER_AREA))
+    return pool
+
+
+def draw_face(code: str, pool: Pool, rng: np.random.Generator, flower_share: float) -> np.ndarray:
+    if code in FLOWERS and (not pool[code] or rng.random() < flower_share):
+        return flower_face(code, rng)
+    if code == BACK and (not pool[code] or rng.random() < 0.5):
+        return back_face(rng)
+    faces = pool[code]
+    return faces[rng.integers(len(faces))]
+
+
+def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
+    """RGB uint8 HxWx3 crops -> float NCHW in [0, 1] (the ONNX input)."""
+    batch = np.stack(crops).astype(np.float32) / 255.0
+    return torch.from_numpy(batch).permute(0, 3, 1, 2).contiguous()
+
+
+class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
+    """Endless class-balanced batches of augmented crops."""
+
+    def __init__(self, pool: Pool, batch: int, seed: int, flower_share: float) -> None:
+        self.pool, self.batch, self.seed, self.flower_share = pool, batch, seed, flower_share
+        self.codes = [c for c in CLASSES if self.pool[c] or c in FLOWERS or c == BACK]
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng(self.seed + (info.id if info else 0) * 7919)
+        while True:
+            codes = [self.codes[i] for i in rng.integers(len(self.codes), size=self.batch)]
+            crops = [augment(draw_face(c, self.pool, rng, self.flower_share), rng) for c in codes]
+            yield to_tensor(crops), torch.tensor([CLASS_INDEX[c] for c in codes])
+
+
+def fixed_set(
+    pool: Pool, n_per_class: int, seed: int, flower_share: float
+) -> tuple[torch.Tensor, torch.Tensor]:
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for code in CLASSES:
+        if not pool[code] and code not in FLOWERS and code != BACK:
+            continue
+        for _ in range(n_per_class):
+            crops.append(augment(draw_face(code, pool, rng, flower_share), rng))
+            labels.append(CLASS_INDEX[code])
+    return to_tensor(crops), torch.tensor(labels)
+
+
+def load_camerash(root: str | None) -> tuple[torch.Tensor, torch.Tensor] | None:
+    if not root or not Path(root).is_dir():
+        return None
+    crops, labels = [], []
+    for path, code in read_camerash(root):
+        image = cv2.imread(str(path))
+        rgb = cv2.cvtColor(
+            cv2.resize(image, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB
+        )
+        crops.append(rgb)
+        labels.append(CLASS_INDEX[code])
+    return to_tensor(crops), torch.tensor(labels)
+
+
+@torch.no_grad()
+def logits_of(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    net.eval()
+    out = torch.cat([net(x[i : i + 256]) for i in range(0, len(x), 256)])
+    net.train()
+    return out
+
+
+def group_report(pred: torch.Tensor, labels: torch.Tensor) -> dict[str, float]:
+    """Top-1 overall, on the 34 playing tiles, on flowers, and flowers named as some flower."""
+    flower_ids = torch.tensor([CLASS_INDEX[c] for c in FLOWERS])
+    playing_ids = torch.tensor([CLASS_INDEX[c] for c in PLAYING])
+    is_flower = torch.isin(labels, flower_ids)
+    is_playing = torch.isin(labels, playing_ids)
+    right = pred == labels
+    return {
+        "top1": right.float().mean().item(),
+        "top1_34": right[is_playing].float().mean().item() if is_playing.any() else math.nan,
+        "top1_flowers": right[is_flower].float().mean().item() if is_flower.any() else math.nan,
+        "flower_as_flower": torch.isin(pred[is_flower], flower_ids).float().mean().item()
+        if is_flower.any()
+        else math.nan,
+    }
+
+
+def expected_calibration_error(probs: torch.Tensor, labels: torch.Tensor, bins: int = 15) -> float:
+    confidence, pred = probs.max(dim=1)
+    right = (pred == labels).float()
+    edges = torch.linspace(0, 1, bins + 1)
+    ece = 0.0
+    for lo, hi in itertools.pairwise(edges):
+        inside = (confidence > lo) & (confidence <= hi)
+        if inside.any():
+            ece += inside.float().mean().item() * abs(
+                right[inside].mean().item() - confidence[inside].mean().item()
+            )
+    return ece
+
+
+def fit_temperature(logits: torch.Tensor, labels: torch.Tensor) -> float:
+    """One scalar T minimizing the NLL of logits / T (Guo et al. 2017)."""
+    log_t = torch.zeros(1, requires_grad=True)
+    optimizer = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
+
+    def closure() -> torch.Tensor:
+        optimizer.zero_grad()
+        loss = F.cross_entropy(logits / log_t.exp(), labels)
+        loss.backward()
+        return loss
+
+    optimizer.step(closure)
+    return float(log_t.exp().item())
+
+
+def export_onnx(net: TileClassifier, temperature: float, path: Path) -> None:
+    model = Calibrated(net, temperature).eval()
+    dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["probs"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+        opset_version=OPSET,
+        dynamo=False,
+    )
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--minutes", type=float, default=35.0, help="wall-clock training budget")
+    p.add_argument("--out", default="runs/classifier", help="checkpoints, log, metrics")
+    p.add_argument(
+        "--export", default="models/classifier.onnx", help="ONNX file written at the end"
+    )
+    p.add_argument("--sources", nargs="*", default=["procedural", "unicode", "fluffystuff"])
+    p.add_argument("--holdout", default="kde", help="source kept out of training, for evaluation")
+    p.add_argument("--camerash", default=None, help="real crops folder (evaluation only)")
+    p.add_argument("--per-code", type=int, default=120, help="procedural designs per code")
+    p.add_argument("--flower-share", type=float, default=0.35, help="flower faces from flower_art")
+    p.add_argument("--batch", type=int, default=96)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--width", type=int, default=32)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
+    p.add_argument("--resume", default=None, help="checkpoint to start from")
+    p.add_argument("--export-only", action="store_true", help="skip training: calibrate + export")
+    return p.parse_args(argv)
+
+
+def evaluate(
+    net: torch.nn.Module, sets: dict[str, tuple[torch.Tensor, torch.Tensor]]
+) -> dict[str, dict[str, float]]:
+    return {name: group_report(logits_of(net, x).argmax(1), y) for name, (x, y) in sets.items()}
+
+
+def train(
+    args: argparse.Namespace,
+    net: TileClassifier,
+    pool: Pool,
+    sets: dict[str, tuple[torch.Tensor, torch.Tensor]],
+    log: Path,
+    out: Path,
+) -> None:
+    data = AugmentedFaces(pool, args.batch, args.seed, args.flower_share)
+    loader = DataLoader(
+        data, batch_size=None, num_workers=1, prefetch_factor=4, persistent_workers=True
+    )
+    optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    budget = args.minutes * 60
+    start = last_ckpt = last_eval = time.time()
+    step, seen = 0, 0
+    bar = tqdm(total=int(budget), unit="s", desc="classifier")
+    for x, y in loader:
+        elapsed = time.time() - start
+        if elapsed > budget:
+            break
+        frac = elapsed / budget
+        lr = args.lr * (min(1.0, frac / 0.03)) * 0.5 * (1 + math.cos(math.pi * frac))
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+        loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        step, seen = step + 1, seen + len(y)
+        bar.update(int(elapsed) - bar.n)
+        if step % 50 == 0:
+            line = {
+                "step": step,
+                "seen": seen,
+                "min": round(elapsed / 60, 2),
+                "lr": round(lr, 5),
+                "loss": round(loss.item(), 4),
+                "img_s": round(seen / elapsed, 1),
+            }
+            with open(log, "a") as f:
+                f.write(json.dumps(line) + "\n")
+        if time.time() - last_ckpt > 180:
+            torch.save(
+                {"model": net.state_dict(), "step": step, "width": args.width}, out / "last.pt"
+            )
+            last_ckpt = time.time()
+        if time.time() - last_eval > args.eval_every * 60:
+            report = {"step": step, "min": round(elapsed / 60, 2), **evaluate(net, sets)}
+            with open(log, "a") as f:
+                f.write(json.dumps(report) + "\n")
+            last_eval = time.time()
+    bar.close()
+    torch.save({"model": net.state_dict(), "step": step, "width": args.width}, out / "last.pt")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "log.jsonl"
+    t0 = time.time()
+    pool = build_pool(args.sources, args.per_code, args.seed)
+    counts = {c: len(v) for c, v in pool.items()}
+    with open(log, "a") as f:
+        f.write(
+            json.dumps({"args": vars(args), "pool": counts, "pool_s": round(time.time() - t0, 1)})
+            + "\n"
+        )
+    sets: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
+    try:
+        holdout = build_pool([args.holdout], 0, args.seed + 1) if args.holdout else None
+    except Exception as exc:  # the held-out art may be missing on this machine
+        print(f"no held-out source {args.holdout!r}: {exc}")
+        holdout = None
+    if holdout is not None:
+        sets["holdout"] = fixed_set(holdout, 20, args.seed + 2, flower_share=0.0)
+    real = load_camerash(args.camerash)
+    if real is not None:
+        sets["camerash"] = real
+    net = TileClassifier(width=args.width)
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume)["model"])
+    print(f"params: {sum(p.numel() for p in net.parameters()) / 1e6:.2f} M")
+    if not args.export_only:
+        train(args, net, pool, sets, log, out)
+    # Temperature on a synthetic split of the training sources (fresh augmentations).
+    calib_x, calib_y = fixed_set(pool, 40, args.seed + 3, args.flower_share)
+    logits = logits_of(net, calib_x)
+    temperature = fit_temperature(logits, calib_y)
+    ece_before = expected_calibration_error(logits.softmax(1), calib_y)
+    ece_after = expected_calibration_error((logits / temperature).softmax(1), calib_y)
+    final = {
+        "temperature": temperature,
+        "ece_before": ece_before,
+        "ece_after": ece_after,
+        "calibration_top1": (logits.argmax(1) == calib_y).float().mean().item(),
+        "train_minutes": round((time.time() - t0) / 60, 1),
+        **evaluate(net, sets),
+    }
+    with open(log, "a") as f:
+        f.write(json.dumps({"final": final}) + "\n")
+    (out / "metrics.json").write_text(json.dumps(final, indent=2))
+    export_onnx(net, temperature, Path(args.export))
+    print(json.dumps(final, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,274 @@
+"""Train the tile detector from scratch on `mjlens synth` photos; export ONNX.
+
+    python -m api.cli synth --n 2500 --out runs/det_train --size 640 --seed 11 \
+        --sources procedural,fluffystuff --kinds declared_win,declared_win,rows,scattered,pile
+    python -m models.train_detector --data runs/det_train --minutes 60 --out runs/detector
+
+Each step takes random 384x384 crops of rescaled, flipped and quarter-turned scenes; the loss
+is a focal loss on the centre heatmaps plus a size-normalized L1 on box and corner
+regressions. Training runs for a wall-clock budget (cosine learning rate over it), writes a
+checkpoint every few minutes and exports the last weights to ONNX at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+from tqdm import tqdm
+
+from models.detector_net import TileDetector
+from models.detector_targets import canonical_corners, draw_targets
+
+OPSET = 17
+Record = tuple[Path, np.ndarray, np.ndarray, np.ndarray]  # image, xyxy, corners, face_down
+
+
+def read_set(root: str | Path) -> list[Record]:
+    """A `mjlens synth` folder -> (image path, boxes xyxy, canonical corners, face_down)."""
+    root = Path(root)
+    coco = json.loads((root / "annotations.coco.json").read_text(encoding="utf-8"))
+    by_image: dict[int, list[dict[str, Any]]] = {img["id"]: [] for img in coco["images"]}
+    for ann in coco["annotations"]:
+        by_image[ann["image_id"]].append(ann)
+    records = []
+    for img in coco["images"]:
+        anns = by_image[img["id"]]
+        boxes = np.array(
+            [
+                [
+                    a["bbox"][0],
+                    a["bbox"][1],
+                    a["bbox"][0] + a["bbox"][2],
+                    a["bbox"][1] + a["bbox"][3],
+                ]
+                for a in anns
+            ],
+            np.float32,
+        ).reshape(-1, 4)
+        corners = np.array([canonical_corners(a["corners"]) for a in anns], np.float32).reshape(
+            -1, 4, 2
+        )
+        down = np.array([bool(a.get("face_down")) for a in anns], bool)
+        records.append((root / img["file_name"], boxes, corners, down))
+    return records
+
+
+def augment_scene(
+    record: Record, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One training crop (RGB uint8 size x size) with its boxes, corners, face_down."""
+    path, boxes, corners, down = record
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(path)
+    h, w = image.shape[:2]
+    # Box corner points travel with the tile corners through every transform.
+    box_pts = np.stack(
+        [boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1
+    )
+    pts = np.concatenate([corners, box_pts], axis=1).reshape(-1, 2)
+    mirrored = rng.random() < 0.5
+    if mirrored:
+        image = image[:, ::-1]
+        pts[:, 0] = w - pts[:, 0]
+    for _ in range(int(rng.integers(4)) if rng.random() < 0.5 else 0):
+        image = np.rot90(image, k=-1)
+        pts = np.stack([h - pts[:, 1], pts[:, 0]], axis=1)
+        h, w = w, h
+    scale = rng.uniform(0.45, 1.3) * 640 / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    image = cv2.resize(
+        np.ascontiguousarray(image),
+        (nw, nh),
+        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    )
+    pts = pts * np.array([nw / w, nh / h], np.float32)
+    ox = int(rng.integers(min(0, nw - size), max(0, nw - size) + 1))
+    oy = int(rng.integers(min(0, nh - size), max(0, nh - size) + 1))
+    canvas = np.empty((size, size, 3), np.uint8)
+    canvas[:] = rng.integers(0, 256, 3)
+    sx0, sy0 = max(ox, 0), max(oy, 0)
+    sx1, sy1 = min(ox + size, nw), min(oy + size, nh)
+    canvas[sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox] = image[sy0:sy1, sx0:sx1]
+    pts = pts - np.array([ox, oy], np.float32)
+    pts = pts.reshape(-1, 8, 2)
+    quads, box_quads = pts[:, :4], pts[:, 4:]
+    if len(quads):
+        # A mirror swaps left and right: TL, TR, BR, BL -> TR, TL, BL, BR restores the order.
+        if mirrored:
+            quads = quads[:, [1, 0, 3, 2]]
+        quads = np.array([canonical_corners(q) for q in quads], np.float32).reshape(-1, 4, 2)
+    new_boxes = np.concatenate([box_quads.min(axis=1), box_quads.max(axis=1)], axis=1)
+    centre = quads.mean(axis=1) if len(quads) else np.zeros((0, 2), np.float32)
+    keep = (centre[:, 0] >= 0) & (centre[:, 0] < size) & (centre[:, 1] >= 0) & (centre[:, 1] < size)
+    canvas = _photometric(canvas, rng)
+    return cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB), new_boxes[keep], quads[keep], down[keep]
+
+
+def _photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    img = image.astype(np.float32)
+    img = img * rng.uniform(0.85, 1.15, 3) * rng.uniform(0.7, 1.2) + rng.normal(0, 12)
+    if rng.random() < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+class SceneCrops(IterableDataset[tuple[torch.Tensor, ...]]):
+    def __init__(self, records: list[Record], batch: int, size: int, seed: int) -> None:
+        self.records, self.batch, self.size, self.seed = records, batch, size, seed
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, ...]]:
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng(self.seed + (info.id if info else 0) * 7919)
+        while True:
+            images, heats, regs, weights = [], [], [], []
+            for i in rng.integers(len(self.records), size=self.batch):
+                image, boxes, quads, down = augment_scene(self.records[i], self.size, rng)
+                heat, reg, weight = draw_targets(boxes, quads, down, self.size, self.size)
+                images.append(image)
+                heats.append(heat)
+                regs.append(reg)
+                weights.append(weight)
+            x = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0
+            yield (
+                x,
+                torch.from_numpy(np.stack(heats)),
+                torch.from_numpy(np.stack(regs)),
+                torch.from_numpy(np.stack(weights)),
+            )
+
+
+def focal_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, normalized by the number of tiles."""
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
+    neg_loss = torch.log(1 - pred) * pred**2 * (1 - target) ** 4 * neg
+    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def regression_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    mask = (weight > 0).float()
+    l1 = (pred - target).abs().sum(dim=1) * weight
+    return l1.sum() / mask.sum().clamp(min=1) / 12
+
+
+def export_onnx(net: TileDetector, path: Path) -> None:
+    net.eval()
+    torch.onnx.export(
+        net,
+        (torch.zeros(1, 3, 384, 512),),
+        str(path),
+        input_names=["image"],
+        output_names=["heat", "reg"],
+        dynamic_axes={
+            "image": {2: "h", 3: "w"},
+            "heat": {2: "fh", 3: "fw"},
+            "reg": {2: "fh", 3: "fw"},
+        },
+        opset_version=OPSET,
+        dynamo=False,
+    )
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", nargs="+", required=True, help="mjlens synth folder(s)")
+    p.add_argument("--minutes", type=float, default=60.0, help="wall-clock training budget")
+    p.add_argument("--out", default="runs/detector", help="checkpoints and log")
+    p.add_argument("--export", default="models/detector.onnx")
+    p.add_argument("--batch", type=int, default=12)
+    p.add_argument("--size", type=int, default=384, help="training crop side")
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--resume", default=None)
+    p.add_argument("--export-only", action="store_true")
+    return p.parse_args(argv)
+
+
+def train(args: argparse.Namespace, net: TileDetector, records: list[Record], out: Path) -> None:
+    log = out / "log.jsonl"
+    loader = DataLoader(
+        SceneCrops(records, args.batch, args.size, args.seed),
+        batch_size=None,
+        num_workers=1,
+        prefetch_factor=4,
+        persistent_workers=True,
+    )
+    optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    budget = args.minutes * 60
+    start = last_ckpt = time.time()
+    step = 0
+    bar = tqdm(total=int(budget), unit="s", desc="detector")
+    net.train()
+    for x, heat, reg, weight in loader:
+        elapsed = time.time() - start
+        if elapsed > budget:
+            break
+        frac = elapsed / budget
+        lr = args.lr * min(1.0, frac / 0.03) * 0.5 * (1 + math.cos(math.pi * frac))
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+        pred_heat, pred_reg = net(x)
+        l_heat = focal_loss(pred_heat, heat)
+        l_reg = regression_loss(pred_reg, reg, weight)
+        loss = l_heat + 2.0 * l_reg
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
+        optimizer.step()
+        step += 1
+        bar.update(int(elapsed) - bar.n)
+        if step % 20 == 0:
+            line = {
+                "step": step,
+                "min": round(elapsed / 60, 2),
+                "lr": round(lr, 5),
+                "heat": round(l_heat.item(), 4),
+                "reg": round(l_reg.item(), 4),
+                "s_step": round(elapsed / step, 2),
+            }
+            with open(log, "a") as f:
+                f.write(json.dumps(line) + "\n")
+        if time.time() - last_ckpt > 180:
+            torch.save({"model": net.state_dict(), "step": step}, out / "last.pt")
+            last_ckpt = time.time()
+    bar.close()
+    torch.save({"model": net.state_dict(), "step": step}, out / "last.pt")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    net = TileDetector()
+    if args.resume:
+        net.load_state_dict(torch.load(args.resume)["model"])
+    print(f"params: {sum(p.numel() for p in net.parameters()) / 1e6:.2f} M")
+    t0 = time.time()
+    if not args.export_only:
+        records = [r for root in args.data for r in read_set(root)]
+        with open(out / "log.jsonl", "a") as f:
+            f.write(json.dumps({"args": vars(args), "images": len(records)}) + "\n")
+        train(args, net, records, out)
+    export_onnx(net, Path(args.export))
+    print(f"exported {args.export} after {(time.time() - t0) / 60:.1f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

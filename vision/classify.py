@@ -1,0 +1,106 @@
+"""Name each detected tile: rectify its face from the corners, run the ONNX classifier.
+
+The classifier sees an 80x64 RGB crop and answers calibrated probabilities over
+`scoring.tiles.CLASSES` (42 faces + back). It was trained to read a face upside down as
+well, so corners that come half a turn round still give the right tile.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+
+from scoring.tiles import BACK, CLASSES
+from vision.load import Photo
+from vision.types import FloatArray, Tiles
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"
+INPUT_H, INPUT_W = 80, 64
+_BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
+
+
+def session_options(threads: int | None = None) -> ort.SessionOptions:
+    """One onnxruntime session per model, a few intra-op threads (the models are small)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return options
+
+
+def rectify(image: npt.NDArray[np.uint8], corners: FloatArray) -> npt.NDArray[np.uint8]:
+    """The face inside `corners` (TL, TR, BR, BL, image pixels) warped upright to 80x64."""
+    dst = np.array([[0, 0], [INPUT_W, 0], [INPUT_W, INPUT_H], [0, INPUT_H]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    crop = cv2.warpPerspective(
+        image, matrix, (INPUT_W, INPUT_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(crop, dtype=np.uint8)
+
+
+class Classifier:
+    """The ONNX tile classifier, loaded once.
+
+    Example:
+        >>> probs = Classifier().classify_crops([cv2.imread("tile.jpg")])  # doctest: +SKIP
+        >>> probs.shape
+        (1, 43)
+    """
+
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
+        path = Path(model_path) if model_path is not None else MODEL_PATH
+        if not path.is_file():
+            raise FileNotFoundError(f"classifier model not found: {path}")
+        self.model_path = path
+        self.session = ort.InferenceSession(
+            str(path), session_options(threads), providers=["CPUExecutionProvider"]
+        )
+        self.input_name = self.session.get_inputs()[0].name
+
+    def classify_crops(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
+        """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64)."""
+        if not crops:
+            return np.zeros((0, len(CLASSES)), dtype=np.float32)
+        batch = np.stack([self._prepare(crop) for crop in crops])
+        out = [
+            self.session.run(None, {self.input_name: batch[i : i + _BATCH]})[0]
+            for i in range(0, len(batch), _BATCH)
+        ]
+        return np.concatenate(out).astype(np.float32)
+
+    def classify(self, photo: Photo, tiles: Tiles) -> Tiles:
+        """`tiles` with `probs` filled from face crops rectified out of the working image.
+
+        A tile the detector calls face-down keeps the classifier's answer too: the
+        classifier's own `back` probability is the second opinion that layout can use.
+        """
+        if len(tiles) == 0:
+            return Tiles.empty()
+        corners = tiles.corners / np.float32(photo.scale)  # original -> working pixels
+        crops = [rectify(photo.image, quad) for quad in corners]
+        probs = self.classify_crops(crops)
+        return Tiles(
+            tiles.xyxy, tiles.corners, tiles.confidence, tiles.sideways, tiles.face_down, probs
+        )
+
+    @staticmethod
+    def _prepare(crop: npt.NDArray[np.uint8]) -> FloatArray:
+        image: npt.NDArray[Any] = np.asarray(crop)
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        elif image.shape[2] == 4:
+            image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        if image.shape[:2] != (INPUT_H, INPUT_W):
+            image = cv2.resize(image, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB).astype(np.float32) / np.float32(255.0)
+        return np.ascontiguousarray(rgb.transpose(2, 0, 1), dtype=np.float32)
+
+
+BACK_INDEX = CLASSES.index(BACK)

@@ -1,0 +1,169 @@
+"""Find every tile in a photo: the ONNX detector, peak decoding, NMS, a closer second look.
+
+The network (models/detector.onnx) answers per stride-4 cell a face-up and a face-down centre
+heatmap, the distances to the tile's box edges and the four face corners. Corners come in a
+canonical order (the face's "up" points into the upper-left half-plane), so a face may read
+half a turn round; the classifier reads both. Tiles that come out small at the first pass's
+resolution get a second pass over the region where tiles are, at a larger scale.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+
+from vision.classify import session_options
+from vision.load import Photo
+from vision.nms import nms
+from vision.sideways import sideways_flags
+from vision.types import FloatArray, Tiles
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+STRIDE = 4
+REG_UNIT = 32.0  # the network's regressions are in units of this many input pixels
+FIRST_SIDE = 640  # long side of the first pass
+SMALL_TILE = 24.0  # face short side (network px) under which a second pass pays off
+TARGET_TILE = 40.0  # face short side wanted in the second pass
+MAX_SECOND_SIDE = 1280
+PAD_VALUE = 114
+
+Image = npt.NDArray[np.uint8]
+
+
+def _peaks(heat: FloatArray, threshold: float) -> tuple[npt.NDArray[np.intp], ...]:
+    """(channel, y, x) of cells that are a 3x3 local maximum above `threshold`."""
+    _, h, w = heat.shape
+    padded = np.pad(heat, ((0, 0), (1, 1), (1, 1)), constant_values=-1.0)
+    local = np.max(
+        np.stack([padded[:, dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)]),
+        axis=0,
+    )
+    return np.nonzero((heat >= local) & (heat > threshold))
+
+
+def decode_heads(heat: FloatArray, reg: FloatArray, threshold: float, iou: float = 0.5) -> Tiles:
+    """Network outputs for one image -> tiles in network input pixels."""
+    channel, ys, xs = _peaks(heat, threshold)
+    if len(xs) == 0:
+        return Tiles.empty()
+    px = (xs.astype(np.float32) + 0.5) * STRIDE
+    py = (ys.astype(np.float32) + 0.5) * STRIDE
+    r = reg[:, ys, xs].T * REG_UNIT  # (n, 12)
+    xyxy = np.stack([px - r[:, 0], py - r[:, 1], px + r[:, 2], py + r[:, 3]], axis=1)
+    corners = r[:, 4:].reshape(-1, 4, 2) + np.stack([px, py], axis=1)[:, None, :]
+    score = heat[channel, ys, xs]
+    keep = nms(xyxy.astype(np.float32), score.astype(np.float32), iou)
+    tiles = Tiles(
+        xyxy[keep], corners[keep], score[keep], np.zeros(len(keep), bool), channel[keep] == 1
+    )
+    return tiles
+
+
+def _face_short_sides(corners: FloatArray) -> FloatArray:
+    a = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
+    b = np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
+    short: FloatArray = np.minimum(a, b).astype(np.float32)
+    return short
+
+
+class Detector:
+    """The ONNX tile detector, loaded once.
+
+    Example:
+        >>> tiles = Detector().detect(load_photo("table.jpg"))  # doctest: +SKIP
+        >>> tiles.xyxy  # original photo pixels
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        threshold: float = 0.3,
+        threads: int | None = None,
+        second_pass: bool = True,
+    ) -> None:
+        path = Path(model_path) if model_path is not None else MODEL_PATH
+        if not path.is_file():
+            raise FileNotFoundError(f"detector model not found: {path}")
+        self.model_path = path
+        self.threshold = threshold
+        self.second_pass = second_pass
+        self.session = ort.InferenceSession(
+            str(path), session_options(threads), providers=["CPUExecutionProvider"]
+        )
+        self.input_name = self.session.get_inputs()[0].name
+
+    def detect(self, photo: Photo) -> Tiles:
+        """Tiles with boxes and corners in the ORIGINAL photo's pixels."""
+        tiles = self.detect_image(photo.image)
+        scale = np.float32(photo.scale)
+        return Tiles(
+            tiles.xyxy * scale,
+            tiles.corners * scale,
+            tiles.confidence,
+            tiles.sideways,
+            tiles.face_down,
+        )
+
+    def detect_image(self, image: Image) -> Tiles:
+        """Tiles in the pixels of `image` (BGR), with the second pass where tiles are small."""
+        h, w = image.shape[:2]
+        scale = min(1.0, FIRST_SIDE / max(h, w))
+        tiles = self._run(image, scale)
+        if self.second_pass and len(tiles):
+            short = float(np.median(_face_short_sides(tiles.corners))) * scale
+            if short < SMALL_TILE:
+                tiles = self._closer(image, tiles, short / scale)
+        return Tiles(
+            tiles.xyxy,
+            tiles.corners,
+            tiles.confidence,
+            sideways_flags(tiles.corners),
+            tiles.face_down,
+        )
+
+    def _closer(self, image: Image, tiles: Tiles, short: float) -> Tiles:
+        """Run again on the region holding the tiles, scaled so faces are ~TARGET_TILE px."""
+        h, w = image.shape[:2]
+        margin = 2.0 * short
+        x0 = int(max(0, tiles.xyxy[:, 0].min() - margin))
+        y0 = int(max(0, tiles.xyxy[:, 1].min() - margin))
+        x1 = int(min(w, tiles.xyxy[:, 2].max() + margin))
+        y1 = int(min(h, tiles.xyxy[:, 3].max() + margin))
+        region = image[y0:y1, x0:x1]
+        scale = min(TARGET_TILE / max(short, 1.0), MAX_SECOND_SIDE / max(x1 - x0, y1 - y0), 2.0)
+        closer = self._run(region, scale)
+        offset = np.array([x0, y0], np.float32)
+        return Tiles(
+            closer.xyxy + np.tile(offset, 2),
+            closer.corners + offset,
+            closer.confidence,
+            closer.sideways,
+            closer.face_down,
+        )
+
+    def _run(self, image: Image, scale: float) -> Tiles:
+        """One network pass at `scale`; tiles in `image` pixels."""
+        h, w = image.shape[:2]
+        nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        resized = cv2.resize(image, (nw, nh), interpolation=interpolation)
+        ph, pw = -(-nh // 32) * 32, -(-nw // 32) * 32
+        canvas = np.full((ph, pw, 3), PAD_VALUE, np.uint8)
+        canvas[:nh, :nw] = resized
+        rgb = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
+        batch = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None])
+        heat, reg = self.session.run(None, {self.input_name: batch})
+        tiles = decode_heads(heat[0], reg[0], self.threshold)
+        sx, sy = w / nw, h / nh
+        factor = np.array([sx, sy], np.float32)
+        return Tiles(
+            tiles.xyxy * np.tile(factor, 2),
+            tiles.corners * factor,
+            tiles.confidence,
+            tiles.sideways,
+            tiles.face_down,
+        )
