@@ -35,6 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     preview.add_argument("--count", type=int, default=12, help="images on the sheet")
     preview.add_argument("--columns", type=int, default=4)
     preview.add_argument("--thumb", type=int, default=400, help="width of one cell in pixels")
+    preview.add_argument("--no-labels", action="store_true", help="the photos alone")
+    preview.add_argument(
+        "--colors", type=int, default=0, help="palette PNG with this many colours (small files)"
+    )
 
 
 def _csv(text: str) -> list[str]:
@@ -50,8 +54,10 @@ def run(args: argparse.Namespace) -> int:
         root = Path(args.dir)
         if not (root / "annotations.coco.json").is_file():
             raise CliError(f"{root}: no annotations.coco.json (not a synth folder)")
-        sheet = synth.contact_sheet(root, args.count, args.columns, args.thumb)
-        if not cv2.imwrite(args.sheet, sheet):
+        sheet = synth.contact_sheet(root, args.count, args.columns, args.thumb, not args.no_labels)
+        if args.colors:
+            synth.save_palette_png(sheet, args.sheet, args.colors)
+        elif not cv2.imwrite(args.sheet, sheet):
             raise CliError(f"cannot write {args.sheet}")
         print(f"wrote {args.sheet} ({sheet.shape[1]}x{sheet.shape[0]})")
         return 0

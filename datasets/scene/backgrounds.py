@@ -60,21 +60,29 @@ def felt(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def wood(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Planks with long, gently wavering grain: dark latewood bands, fine fibres, seams."""
     tone = rng.uniform(0.45, 1.25)  # from dark walnut to pale pine
     base = np.array([rng.uniform(40, 70), rng.uniform(80, 115), rng.uniform(120, 165)]) * tone
     base = np.clip(base, 0, 255).astype(np.float32)
     y = np.mgrid[0:size, 0:size][0].astype(np.float32)
-    warp = _fractal(rng, size, (3, 8)) * rng.uniform(20, 60)
-    freq = rng.uniform(0.04, 0.15)
-    rings = np.sin((y + warp) * freq + _noise(rng, size, 6) * 4)
-    # Fine fibres along the grain: noise stretched far along x.
-    fibres = cv2.resize(rng.random((size // 2, 12), dtype=np.float32), (size, size)) - 0.5
-    streak = fibres * 0.35 + (rng.random((size, 1), np.float32) - 0.5) * 0.15
-    shade = 0.35 * rings + streak + _fractal(rng, size, (24,)) * 0.15
-    if rng.random() < 0.3:  # planks
-        period = int(rng.uniform(90, 250))
-        shade[(y.astype(int) % period) < 2] -= 0.6
-    return _colourize(shade, base, 0.5)
+    planks = rng.random() < 0.6
+    period = int(rng.uniform(100, 300)) if planks else size + 1
+    plank = (y // period).astype(np.int32)
+    count = int(plank.max()) + 1
+    # Grain wavers slowly along the plank (x), so the noise has few cells across x.
+    wave = cv2.resize(
+        rng.random((6, 3), dtype=np.float32), (size, size), interpolation=cv2.INTER_CUBIC
+    )
+    warp = wave * rng.uniform(5, 30) + rng.uniform(0, 200, count)[plank]
+    spacing = rng.uniform(6, 25)  # texels between growth rings
+    phase = ((y + warp) / spacing) % 1.0
+    rings = -(phase ** rng.uniform(3, 8))  # sharp dark latewood edge, soft earlywood
+    fibres = cv2.resize(rng.random((size // 2, 10), dtype=np.float32), (size, size)) - 0.5
+    shade = 0.3 * rings + 0.25 * fibres + rng.normal(0, 0.06, count)[plank]
+    shade += _fractal(rng, size, (5,)) * 0.2
+    if planks:
+        shade[(y.astype(np.int32) % period) < 2] -= 0.5
+    return _colourize(shade.astype(np.float32), base, 0.6)
 
 
 def cloth(rng: np.random.Generator, size: int) -> np.ndarray:

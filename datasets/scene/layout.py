@@ -199,15 +199,20 @@ def pile(codes: list[str], style: TileStyle, rng: np.random.Generator) -> list[P
     out = []
     for code in codes:
         c = rng.uniform(0, side, 2)
-        below = [z for o, z in placed if np.linalg.norm(c - o) < style.height * 0.8]
+        # Anything within a tile's diagonal may lie under this one: rest on the highest.
+        below = [z for o, z in placed if np.linalg.norm(c - o) < style.height * 1.25]
         z = (max(below) + style.thickness) if below else 0.0
         if z > style.thickness * 2.5:
             z = 0.0  # a heap this size stays low: slide it to the table
         down = bool(rng.random() < 0.3)
-        pose = flat_pose(float(c[0]), float(c[1]), rng.uniform(0, 360), style, down, z)
+        tip_u, tip_v = rng.uniform(-10, 10, 2) if z > 0 else (0.0, 0.0)
+        # A tipped tile rests on its low edge: lift it so it does not sink into the one below.
+        lift = style.height / 2 * abs(np.sin(np.radians(tip_u)))
+        lift += style.width / 2 * abs(np.sin(np.radians(tip_v)))
+        pose = flat_pose(float(c[0]), float(c[1]), rng.uniform(0, 360), style, down, z + lift)
         if z > 0:
-            pose = _tipped(pose, rng.uniform(-12, 12), rng.uniform(-12, 12))
-        placed.append((c, z))
+            pose = _tipped(pose, tip_u, tip_v)
+        placed.append((c, z + lift))
         out.append(Placement(code, pose, down, False, "loose"))
     return out
 
