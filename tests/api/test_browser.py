@@ -1,0 +1,228 @@
+"""The phone page in a real headless Chromium (Debian's chromium + chromium-driver, selenium).
+
+The server runs in a subprocess on a free loopback port with the replaying recognizer (the
+sample's true tiles; real models are tested in test_real_models.py), so what is tested here
+is the page: load the sample, see the boxes, correct a tile, see the score change; and the
+manual mode, which must work with no recognizer at all.
+Set MJLENS_SCREENSHOTS=DIR to keep 360x800 screenshots of each step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.fakes import SAMPLE_TRUTH
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+FLAGS_IN_CONTEXT = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
+CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
+
+
+def _require_browser() -> None:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    if not missing:
+        return
+    message = f"{', '.join(missing)} missing: run scripts/install_browser.sh"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)  # CI must run this test, never skip it
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    _require_browser()
+    port = _free_port()
+    command = [sys.executable, "-m", "uvicorn", "tests.api.fakes:create_replay_app", "--factory"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    process = subprocess.Popen(command, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "readyz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the server did not come up (exit {process.poll()})")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    _require_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="mjlens-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_experimental_option(
+        "mobileEmulation", {"deviceMetrics": {"width": 360, "height": 800, "pixelRatio": 2}}
+    )
+    env = dict(os.environ)
+    fonts = ROOT / ".cache" / "art" / "fonts-cjk" / "usr" / "share" / "fonts"
+    if fonts.is_dir():  # only for legible screenshots: Chinese glyphs instead of boxes
+        conf = Path(profile) / "fonts.conf"
+        conf.write_text(
+            '<?xml version="1.0"?><fontconfig><include ignore_missing="yes">'
+            f"/etc/fonts/fonts.conf</include><dir>{fonts}</dir></fontconfig>"
+        )
+        env["FONTCONFIG_FILE"] = str(conf)
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER, env=env))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _shot(driver: Any, name: str) -> None:
+    folder = os.environ.get("MJLENS_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+def _wait(driver: Any, condition: Any, timeout: float = 20) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d))
+
+
+def _total(driver: Any) -> str:
+    return str(driver.find_element("id", "total-points").text).strip()
+
+
+def _click(driver: Any, css: str) -> None:
+    element = driver.find_element("css selector", css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def _expected_total(hand: dict[str, Any]) -> str:
+    from scoring import score
+
+    result = score(hand).to_json()
+    return str(result["total"]) if result["valid"] else "✗"
+
+
+def _page_hand(truth: dict[str, Any]) -> dict[str, Any]:
+    """The sample's hand as the page scores it: the photo cannot show the win context, so the
+    page sends its own (the defaults here: East/East, no flags) and flowers as tiles or 0."""
+    hand = json.loads(json.dumps(truth))
+    hand.update(seat_wind="E", prevalent_wind="E")
+    hand.update({flag: False for flag in FLAGS_IN_CONTEXT})
+    hand["flowers"] = hand["flowers"] if hand["flowers"] else 0
+    return hand
+
+
+def test_sample_photo_then_correct_a_tile(server: str, browser: Any) -> None:
+    browser.get(server)
+    _shot(browser, "1-start")
+    _click(browser, "#sample")
+    _wait(
+        browser,
+        lambda d: _total(d) not in ("", "—") and len(d.find_elements("css selector", ".box")) > 0,
+    )
+    _shot(browser, "2-sample-read")
+    boxes = browser.find_elements("css selector", "#boxes .box")
+    assert len(boxes) == len(SAMPLE_TRUTH["tiles"])
+    before = _total(browser)
+    assert before == _expected_total(_page_hand(SAMPLE_TRUTH["hand"]))
+
+    # Correct the winning tile to a code that changes the score (a valid hand if one exists).
+    hand = _page_hand(SAMPLE_TRUTH["hand"])
+    choices = [c for c in CODES if c != hand["winning_tile"]]
+    new_code = next(
+        (c for c in choices if _expected_total({**hand, "winning_tile": c}) not in (before, "✗")),
+        next(c for c in choices if _expected_total({**hand, "winning_tile": c}) != before),
+    )
+    _click(browser, "#boxes .box.winning")
+    _wait(browser, lambda d: d.find_element("id", "picker").is_displayed())
+    _shot(browser, "3-picker")
+    _click(browser, f'#picker-faces .tile[data-code="{new_code}"]')
+    expected = _expected_total({**hand, "winning_tile": new_code})
+    _wait(browser, lambda d: _total(d) == expected)
+    _shot(browser, "4-corrected")
+    assert _total(browser) != before
+    corrections = browser.execute_script(
+        "return document.getElementById('sheet-corrections').textContent"
+    )
+    assert f"{hand['winning_tile']} → {new_code}" in corrections
+    # The corrected box is drawn as corrected and labelled with its new code.
+    box = browser.find_element("css selector", "#boxes .box.winning")
+    assert "corrected" in box.get_attribute("class") and box.text == new_code
+
+
+def test_manual_entry_with_the_picker(server: str, browser: Any) -> None:
+    browser.get(server)
+    _click(browser, "#manual")
+    _wait(browser, lambda d: d.find_element("id", "picker").is_displayed())
+    tiles = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p", "5p", "5p"]
+    for code in tiles:
+        _click(browser, f'#picker-faces .tile[data-code="{code}"]')
+    hand = {"melds": [], "concealed": tiles[:13], "winning_tile": "5p", "flowers": 0}
+    expected = _expected_total(hand)
+    assert expected != "✗"
+    _wait(browser, lambda d: _total(d) == expected)
+    _shot(browser, "5-manual")
+
+    # Tap the 4p in the hand, make it 1p: 123p + 55p, still a win, another score.
+    _click(browser, '#hand .tile[data-code="4p"]')
+    _click(browser, '#picker-faces .tile[data-code="1p"]')
+    hand["concealed"] = [*tiles[:9], "2p", "3p", "1p", "5p"]
+    changed = _expected_total(hand)
+    _wait(browser, lambda d: _total(d) == changed)
+    assert changed != expected
+
+    # Chinese: the fan table leads with the Chinese names.
+    _click(browser, "#lang")
+    first = browser.find_element("css selector", "#fans tbody .first").text
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in first), first
+    _shot(browser, "6-chinese")
