@@ -3,14 +3,21 @@
 `mcr` is the rule book; where the book is silent or ambiguous it follows the MIL handbook as
 PyMahjongGB 1.4.0 implements it. `mcr-mil` is PyMahjongGB 1.4.0 exactly, oddities included.
 docs/scoring.md tables every difference. An EMA 2006 profile would set other points
-(Two Concealed Kongs 8, melded + concealed kong 6) and `knitted_wait_fans=False`.
+(Two Concealed Kongs 8, melded + concealed kong 6) and `knitted_waits="none"`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .fan_table import ROWS
+
+# Edge / Closed / Single Wait in a knitted-straight hand (组合龙 + set + pair):
+#   "outside": only when the winning tile is outside the knitted straight (the rule book);
+#   "also-inside": also when it could be read as part of the knitted straight (PyMahjongGB);
+#   "none": never (EMA 2006).
+KnittedWaits = Literal["outside", "also-inside", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,8 +26,7 @@ class Profile:
     # PyMahjongGB scores one concealed + one melded kong as its own 5-point fan (明暗杠)
     # instead of Concealed Kong 2 + Melded Kong 1.
     concealed_and_melded_kong_fan: bool = False
-    # Edge, Closed and Single Wait in a knitted-straight hand, read from its other set and pair.
-    knitted_wait_fans: bool = True
+    knitted_waits: KnittedWaits = "outside"
     points: dict[int, int] = field(default_factory=dict)  # overrides of the table's points
 
     def points_of(self, fan: int) -> int:
@@ -29,5 +35,5 @@ class Profile:
 
 MCR_PROFILES: dict[str, Profile] = {
     "mcr": Profile("mcr"),
-    "mcr-mil": Profile("mcr-mil", concealed_and_melded_kong_fan=True),
+    "mcr-mil": Profile("mcr-mil", concealed_and_melded_kong_fan=True, knitted_waits="also-inside"),
 }

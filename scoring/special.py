@@ -105,19 +105,36 @@ def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
     tiles = [*seq, *_set_tiles(fourth), pair, pair]
     suit_fans(tally, tiles)
     tile_hog_fans(tally, tiles)
-    if deal.profile.knitted_wait_fans:
-        if not deal.fixed:
-            # The wait is read from the tiles outside the knitted straight; the reference
-            # lists them without the winning tile, at most four (see docs/scoring.md).
-            counts[deal.win] -= 1
-            rest = [t for t in range(34) for _ in range(max(counts[t], 0))][:4]
-            wait_fans(tally, [fourth, pair_set], rest, deal)
-        elif win_already_held:
-            tally.add(Fan.SINGLE_WAIT, (pair_set, deal.win))
+    _knitted_wait_fans(tally, deal, seq, counts, fourth, pair_set, win_already_held)
     apply_exclusions(tally)
     if fourth[0] != CHOW:
         wind_fans(tally, [fourth], deal)
     return tally, [*deal.fixed, *concealed_sets, pair_set]
+
+
+def _knitted_wait_fans(
+    tally: Tally, deal: Deal, seq: tuple[int, ...], rest: list[int], fourth: Set, pair_set: Set, held: bool
+) -> None:
+    """Edge / Closed / Single Wait of a knitted-straight hand, read from its set and pair.
+
+    `rest` counts the concealed tiles outside the knitted straight, the winning tile included;
+    `held` says whether the winning tile was already held once before the win."""
+    mode = deal.profile.knitted_waits
+    inside = deal.win in seq
+    if mode == "none" or (mode == "outside" and inside):
+        return
+    if deal.fixed:
+        # With a declared set, a winning tile outside the knitted straight can only be the
+        # pair's; one inside it is the pair's only if another copy was already held.
+        if not inside or held:
+            tally.add(Fan.SINGLE_WAIT, (pair_set, deal.win))
+        return
+    # The reference lists the tiles outside the knitted straight without the winning tile, at
+    # most four, and reads the wait from them alone.
+    rest = list(rest)
+    rest[deal.win] -= 1
+    standing = [t for t in range(34) for _ in range(max(rest[t], 0))][:4]
+    wait_fans(tally, [fourth, pair_set], standing, deal)
 
 
 def _set_tiles(s: Set) -> list[int]:

@@ -50,7 +50,20 @@ class Tally:
         if self.counts[fan] == 0:
             del self.counts[fan]
             self.uses.pop(fan, None)
+        elif because_of is not None:
+            self._forget_uses(fan, because_of, take)
         self.dropped.append(Dropped(fan, because_of, rule, take))
+
+    def _forget_uses(self, fan: int, because_of: int, n: int) -> None:
+        """After a partial drop, forget the uses the excluding fan shares (else the last)."""
+        uses = self.uses.get(fan, [])
+        theirs = {part for use in self.uses.get(because_of, []) if use for part in use}
+        for _ in range(n):
+            shared = [i for i, use in enumerate(uses) if use and theirs & set(use)]
+            if shared:
+                del uses[shared[0]]
+            elif uses:
+                uses.pop()
 
     def dropped_inner(self, fan: int, because_of: int | None, rule: str) -> None:
         """Record a fan the hand shows that was never counted, e.g. inside a bigger one."""
