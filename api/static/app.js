@@ -390,8 +390,21 @@ function renderHand() {
   if (flowerTiles) $("flowers").value = flowerTiles;
 }
 
+function renderSticky(score) {
+  const bar = $("sticky");
+  bar.hidden = !score;
+  document.body.classList.toggle("has-sticky", !!score);
+  if (!score) return;
+  const valid = !score.problem && score.valid;
+  $("sticky-total").textContent = valid ? `${score.total} ${t("points")}` : "✗";
+  let note = score.problem || score.error || "";
+  if (valid && typeof score.meets_minimum === "boolean") note = score.meets_minimum ? "✓ ≥ 8" : "✗ < 8";
+  $("sticky-min").textContent = note.length > 40 ? note.slice(0, 39) + "…" : note;
+}
+
 function renderScore() {
   const score = state.score;
+  renderSticky(score);
   const tbody = $("fans").querySelector("tbody");
   tbody.textContent = "";
   $("excluded").textContent = "";
