@@ -126,7 +126,11 @@ def evaluate(args: argparse.Namespace) -> Json:
         if recognizer is None:
             # Every labelled tile, cut-off ones included: the scene labels only visible tiles.
             tiles = tiles_from_annotations(
-                label["annotations"], rng, (args.sharp_lo, args.sharp_hi)
+                label["annotations"],
+                rng,
+                (args.sharp_lo, args.sharp_hi),
+                jitter=args.jitter,
+                sideways_known=not args.no_sideways,
             )
             header = read_header(path.with_suffix(".jpg").read_bytes())
             size = (header.width, header.height)

@@ -11,12 +11,12 @@ where geometry alone is ambiguous); it names no tile codes, which is `vision.dec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 import numpy as np
+import numpy.typing as npt
 
 from scoring.tiles import CLASSES, FLOWERS, PLAYING
-from vision.geometry import Frame, TileGeometry, meld_log_likelihood, reading_frame
+from vision.geometry import Array, Frame, TileGeometry, meld_log_likelihood, reading_frame
 from vision.types import Tiles
 
 ROLES = ("concealed", "winning", "meld", "concealed_kong", "flower", "stray")
@@ -102,9 +102,10 @@ def layout(tiles: Tiles) -> Layout:
     rows = _rows(geometry, frame)
     warnings = list(notes)
     groups: list[Group] = []
+    apart: dict[int, float] = {}
     for r, row in enumerate(rows):
-        groups += _segment_row(row, r, kinds, tiles, geometry, frame, warnings)
-    groups, ambiguity = _choose_winning(groups, geometry, frame, warnings)
+        groups += _segment_row(row, r, kinds, tiles, geometry, frame, warnings, apart)
+    groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     return Layout(
         groups=tuple(groups),
         rows=tuple(tuple(row) for row in rows),
@@ -162,23 +163,52 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
     return [sorted(row, key=lambda i: float(along[i])) for row in ordered]
 
 
-def _gaps_after(row: list[int], geometry: TileGeometry, frame: Frame) -> list[bool]:
-    """For each tile but the last: is there a visible gap before the next tile?
+def _gaps_after(
+    row: list[int], kinds: list[str], geometry: TileGeometry, frame: Frame
+) -> list[float]:
+    """For each tile but the last: the gap before the next tile, in local tile widths.
 
-    Measured between facing edge midpoints along the line joining the two centres, so a
-    photo's rotation or perspective (which skews the faces) does not open or close gaps.
+    gap = distance between the two centres along the row minus half of each tile's extent
+    along the row. Centres average four corners and extents are medians over neighbours of
+    the same pose, so a detector's corner noise is averaged down instead of opening or
+    closing gaps; the extents follow the row, so perspective (far tiles look smaller) does
+    not either.
     """
-    corners = geometry.corners
-    mids = (corners + np.roll(corners, -1, axis=1)) / 2  # (n, 4, 2) edge midpoints
+    if len(row) < 2:
+        return []
+    c = geometry.corners[row]
+    width = (
+        np.linalg.norm(c[:, 1] - c[:, 0], axis=1) + np.linalg.norm(c[:, 2] - c[:, 3], axis=1)
+    ) / 2
+    height = (
+        np.linalg.norm(c[:, 3] - c[:, 0], axis=1) + np.linalg.norm(c[:, 2] - c[:, 1], axis=1)
+    ) / 2
+    turned = np.array([kinds[i] == "S" for i in row])
+    along = frame.along(geometry.centers[row])
+    local_width = _width_along_row(along, width, ~turned)
+    # A sideways tile spans its face height along the row: the set's height/width ratio
+    # times the local width (measured from the sideways tiles themselves).
+    ratio = float(np.median(height[turned] / local_width[turned])) if turned.any() else 1.0
+    smooth = np.where(turned, ratio * local_width, local_width)
     out = []
-    for a, b in pairwise(row):
-        step = geometry.centers[b] - geometry.centers[a]
-        d = step / max(float(np.linalg.norm(step)), 1e-9)
-        facing_a = float((mids[a] @ d).max())
-        facing_b = float((mids[b] @ d).min())
-        # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
-        out.append(facing_b - facing_a > _GAP * geometry.face_width)
+    for k in range(len(row) - 1):
+        gap = along[k + 1] - along[k] - (smooth[k] + smooth[k + 1]) / 2
+        out.append(float(2 * gap / (local_width[k] + local_width[k + 1])))
     return out
+
+
+def _width_along_row(along: Array, width: Array, upright: npt.NDArray[np.bool_]) -> Array:
+    """Face width as a straight-line function of the position along the row.
+
+    A fit over the row's upright tiles averages out corner noise, and the slope follows
+    perspective (tiles farther from the camera look smaller).
+    """
+    if upright.sum() >= 3 and np.ptp(along[upright]) > 0:
+        slope, offset = np.polyfit(along[upright], width[upright], 1)
+        fitted = slope * along + offset
+        return np.asarray(np.clip(fitted, 0.5 * width.min(), 2.0 * width.max()), dtype=np.float64)
+    typical = float(np.median(width[upright])) if upright.any() else float(np.median(width))
+    return np.full(len(along), typical)
 
 
 def _segment_row(
@@ -189,10 +219,19 @@ def _segment_row(
     geometry: TileGeometry,
     frame: Frame,
     warnings: list[str],
+    apart: dict[int, float],
 ) -> list[Group]:
-    """Best split of one row into melds, concealed kongs and loose runs (dynamic programme)."""
-    gap = _gaps_after(row, geometry, frame)
+    """Best split of one row into melds, concealed kongs and loose runs (dynamic programme).
+
+    Fills `apart`: how far each tile stands from its nearest row neighbour, in tile widths.
+    """
+    sizes = _gaps_after(row, kinds, geometry, frame)
+    # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
+    gap = [g > _GAP for g in sizes]
     n = len(row)
+    for k, tile in enumerate(row):
+        sides = sizes[max(k - 1, 0) : k + 1]
+        apart[tile] = min(sides) if sides else np.inf
     empty: list[tuple[str, int, int]] = []
     best = [(0.0, empty)] + [(-np.inf, empty) for _ in range(n)]
     for i in range(n):
@@ -296,9 +335,17 @@ def _claimed_from(position: int, length: int) -> str:
 
 
 def _choose_winning(
-    groups: list[Group], geometry: TileGeometry, frame: Frame, warnings: list[str]
+    groups: list[Group],
+    geometry: TileGeometry,
+    frame: Frame,
+    warnings: list[str],
+    apart: dict[int, float],
 ) -> tuple[list[Group], str | None]:
-    """The winning tile is a lone concealed-looking tile set apart, nearest the concealed row."""
+    """The winning tile is the lone tile most clearly set apart, near the concealed row.
+
+    Ranked by the width of the gap that isolates it (a detector's corner noise can open a
+    small false gap; the winner stands a third of a tile or more apart), then by nearness.
+    """
     loose = [g for g in groups if g.role == "concealed"]
     if not loose:
         return groups, None
@@ -313,21 +360,24 @@ def _choose_winning(
         return swapped, "winning tile not set apart: took the last concealed tile"
     along = frame.along(geometry.centers)
     across = frame.across(geometry.centers)
-    end = main.tiles[-1]
-    w = geometry.face_width
+    ends = geometry.corners[[main.tiles[0], main.tiles[-1]]]
+    w = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).max())  # local, not global
 
     def distance(g: Group) -> float:
         t = g.tiles[0]
-        # Right of the concealed row is where the rule book and most players put it.
-        behind = 0.0 if along[t] > along[end] else 2.0 * w
         dx = min(abs(along[t] - along[main.tiles[-1]]), abs(along[t] - along[main.tiles[0]]))
-        return float(np.hypot(dx, across[t] - across[end]) + behind)
+        return float(np.hypot(dx, across[t] - across[main.tiles[-1]]))
 
-    ranked = sorted(singles, key=distance)
+    near = [g for g in singles if distance(g) < 4 * w] or singles
+
+    def separation(g: Group) -> float:
+        return min(apart.get(g.tiles[0], np.inf), 2.0)  # another row counts as 2 widths
+
+    ranked = sorted(near, key=lambda g: (-separation(g), distance(g)))
     winner = ranked[0]
     ambiguity = None
-    if len(ranked) > 1 and distance(ranked[1]) - distance(winner) < 1.0 * w:
-        ambiguity = f"{len(ranked)} lone tiles could be the winning tile; took the nearest"
+    if len(ranked) > 1 and separation(ranked[1]) > 0.6 * separation(winner):
+        ambiguity = f"{len(ranked)} lone tiles could be the winning tile; took the most apart"
         warnings.append(ambiguity)
     out = [Group("winning", g.tiles, g.row) if g is winner else g for g in groups]
     return out, ambiguity
