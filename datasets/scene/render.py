@@ -112,7 +112,7 @@ def _camera(
     tilt = rng.uniform(35, 62) if kind == "rows" else float(rng.triangular(0, 20, 60))
     azimuth = rng.normal(0, 8) if rng.random() < 0.85 else rng.uniform(-180, 180)
     roll = rng.normal(0, 4) if rng.random() < 0.8 else rng.uniform(-180, 180)
-    fill = rng.uniform(0.3, 0.7) if kind == "pile" else rng.uniform(0.65, 1.0)
+    fill = rng.uniform(0.45, 0.8) if kind == "pile" else rng.uniform(0.65, 1.0)
     spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
     hfov = rng.uniform(55, 75)
     cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)
