@@ -71,7 +71,7 @@ def chow_fans(tally: Tally, chows: list[Set]) -> None:
 
 
 def _extra_chow(tally: Tally, triple: list[Set], extra: Set, outer: Fan) -> None:
-    found = {}
+    found: dict[Fan, Set] = {}
     for s in triple:
         fan = match(CHOW_PATTERNS, [min(s[1], extra[1]), max(s[1], extra[1])])
         if fan is not None:

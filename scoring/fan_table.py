@@ -117,7 +117,8 @@ def _row(fan: Fan, en: str, zh: str, points: int, excludes: tuple[Fan, ...], tex
 
 FAN_TABLE: tuple[FanRow, ...] = (
     _row(F.BIG_FOUR_WINDS, "Big Four Winds", "大四喜", 88,
-         (F.BIG_THREE_WINDS, F.ALL_PUNGS, F.PREVALENT_WIND, F.SEAT_WIND, F.PUNG_OF_TERMINALS_OR_HONORS),
+         (F.BIG_THREE_WINDS, F.ALL_PUNGS, F.PREVALENT_WIND, F.SEAT_WIND,
+          F.PUNG_OF_TERMINALS_OR_HONORS),
          "Pungs or kongs of all four winds."),
     _row(F.BIG_THREE_DRAGONS, "Big Three Dragons", "大三元", 88,
          (F.TWO_DRAGON_PUNGS, F.DRAGON_PUNG), "Pungs or kongs of all three dragons."),
@@ -190,7 +191,8 @@ FAN_TABLE: tuple[FanRow, ...] = (
          "Three chows of one suit, each one or each two higher."),
     _row(F.ALL_FIVE, "All Five", "全带五", 16, (F.ALL_SIMPLES, F.NO_HONORS),
          "Every set and the pair include a 5."),
-    _row(F.TRIPLE_PUNG, "Triple Pung", "三同刻", 16, (), "Pungs of the same number in three suits."),
+    _row(F.TRIPLE_PUNG, "Triple Pung", "三同刻", 16, (),
+         "Pungs of the same number in three suits."),
     _row(F.THREE_CONCEALED_PUNGS, "Three Concealed Pungs", "三暗刻", 16, (),
          "Three concealed pungs or kongs."),
     _row(F.LESSER_HONORS_AND_KNITTED, "Lesser Honors and Knitted Tiles", "全不靠", 12,

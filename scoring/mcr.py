@@ -18,11 +18,15 @@ from .tile_index import DRAGON_TILES, WIND_TILES
 from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
 # How many Pungs of Terminals or Honors a fan takes back instead of all of them.
-PARTIAL_EXCLUSION = {
+PARTIAL_EXCLUSION: dict[tuple[int, int], int] = {
     (Fan.NINE_GATES, Fan.PUNG_OF_TERMINALS_OR_HONORS): 1,
     (Fan.BIG_THREE_WINDS, Fan.PUNG_OF_TERMINALS_OR_HONORS): 3,
 }
-CONCEALED_PUNG_FANS = {2: Fan.TWO_CONCEALED_PUNGS, 3: Fan.THREE_CONCEALED_PUNGS, 4: Fan.FOUR_CONCEALED_PUNGS}
+CONCEALED_PUNG_FANS = {
+    2: Fan.TWO_CONCEALED_PUNGS,
+    3: Fan.THREE_CONCEALED_PUNGS,
+    4: Fan.FOUR_CONCEALED_PUNGS,
+}
 
 
 def win_condition_fans(tally: Tally, deal: Deal) -> None:
@@ -32,7 +36,9 @@ def win_condition_fans(tally: Tally, deal: Deal) -> None:
     if deal.wall_last:
         tally.add(Fan.LAST_TILE_DRAW if deal.self_drawn else Fan.LAST_TILE_CLAIM, (deal.win,))
     if deal.about_kong:
-        tally.add(Fan.OUT_WITH_REPLACEMENT_TILE if deal.self_drawn else Fan.ROBBING_THE_KONG, (deal.win,))
+        tally.add(
+            Fan.OUT_WITH_REPLACEMENT_TILE if deal.self_drawn else Fan.ROBBING_THE_KONG, (deal.win,)
+        )
     if deal.self_drawn:
         tally.add(Fan.SELF_DRAWN, (deal.win,))
 
@@ -44,7 +50,10 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     concealed = [s for s in pungs if not s[2]]
     kongs = len(melded_kongs) + len(concealed_kongs)
     if kongs == 1:
-        tally.add(Fan.MELDED_KONG if melded_kongs else Fan.CONCEALED_KONG, tuple(melded_kongs or concealed_kongs))
+        tally.add(
+            Fan.MELDED_KONG if melded_kongs else Fan.CONCEALED_KONG,
+            tuple(melded_kongs or concealed_kongs),
+        )
     elif kongs == 2 and len(concealed_kongs) == 1:
         both = (*concealed_kongs, *melded_kongs)
         if deal.profile.concealed_and_melded_kong_fan:
@@ -53,7 +62,10 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
             tally.add(Fan.CONCEALED_KONG, tuple(concealed_kongs))
             tally.add(Fan.MELDED_KONG, tuple(melded_kongs))
     elif kongs == 2:
-        tally.add(Fan.TWO_CONCEALED_KONGS if concealed_kongs else Fan.TWO_MELDED_KONGS, tuple(melded_kongs or concealed_kongs))
+        tally.add(
+            Fan.TWO_CONCEALED_KONGS if concealed_kongs else Fan.TWO_MELDED_KONGS,
+            tuple(melded_kongs or concealed_kongs),
+        )
     elif kongs == 3:
         tally.add(Fan.THREE_KONGS, tuple(s for s in pungs if s[0] == KONG))
     elif kongs == 4:
@@ -121,7 +133,9 @@ def set_trait_fans(tally: Tally, sets: Sequence[Set]) -> None:
         tally.add(Fan.ALL_EVEN_PUNGS)
 
 
-def wait_fans(tally: Tally, concealed_sets: Sequence[Set], standing: Sequence[int], deal: Deal) -> None:
+def wait_fans(
+    tally: Tally, concealed_sets: Sequence[Set], standing: Sequence[int], deal: Deal
+) -> None:
     """边张 / 嵌张 / 单钓将, only when exactly one tile could have won."""
     if tally.has(Fan.MELDED_HAND) or tally.has(Fan.FOUR_KONGS):
         return
@@ -167,7 +181,15 @@ def wind_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     """圈风刻 / 门风刻, each taking back that pung's Pung of Honors unless already taken."""
     if tally.has(Fan.BIG_FOUR_WINDS):
         return
-    taken = any(tally.has(f) for f in (Fan.BIG_THREE_WINDS, Fan.ALL_TERMINALS_AND_HONORS, Fan.ALL_HONORS, Fan.LITTLE_FOUR_WINDS))
+    taken = any(
+        tally.has(f)
+        for f in (
+            Fan.BIG_THREE_WINDS,
+            Fan.ALL_TERMINALS_AND_HONORS,
+            Fan.ALL_HONORS,
+            Fan.LITTLE_FOUR_WINDS,
+        )
+    )
     for s in pungs:
         if s[1] not in WIND_TILES:
             continue
@@ -197,7 +219,9 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
     win_condition_fans(tally, deal)
     chows = [s for s in (*deal.fixed, *concealed_sets) if s[0] == CHOW]
     pungs = [s for s in (*deal.fixed, *concealed_sets) if s[0] != CHOW]
-    if not deal.self_drawn and not any(not s[2] and abs(s[1] - deal.win) <= 1 and s[1] // 9 == deal.win // 9 for s in chows):
+    if not deal.self_drawn and not any(
+        not s[2] and abs(s[1] - deal.win) <= 1 and s[1] // 9 == deal.win // 9 for s in chows
+    ):
         # Won on a discard that no concealed chow can hold: that pung was completed by the
         # discard and counts as exposed.
         pungs = [(k, t, True) if t == deal.win and not m else (k, t, m) for k, t, m in pungs]
@@ -221,9 +245,14 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
             tally.add(Fan.ALL_CHOWS)
     elif tally.has(Fan.TWO_DRAGON_PUNGS):
         if pair in DRAGON_TILES:
-            tally.add(Fan.LITTLE_THREE_DRAGONS, (*(s for s in pungs if s[1] in DRAGON_TILES), (PAIR, pair, False)))
+            tally.add(
+                Fan.LITTLE_THREE_DRAGONS,
+                (*(s for s in pungs if s[1] in DRAGON_TILES), (PAIR, pair, False)),
+            )
     elif tally.has(Fan.BIG_THREE_WINDS) and pair in WIND_TILES:
-        tally.add(Fan.LITTLE_FOUR_WINDS, (*(s for s in pungs if s[1] in WIND_TILES), (PAIR, pair, False)))
+        tally.add(
+            Fan.LITTLE_FOUR_WINDS, (*(s for s in pungs if s[1] in WIND_TILES), (PAIR, pair, False))
+        )
     sets = [*deal.fixed, *concealed_sets, (PAIR, pair, False)]
     set_trait_fans(tally, sets)
     tiles = all_tiles(sets)

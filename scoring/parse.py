@@ -45,20 +45,30 @@ def _meld(value: object, pointer: str) -> Meld:
         raise HandError(f"meld type {kind!r} is not chow, pung or kong", f"{pointer}/type")
     tiles = tuple(sorted(_tiles(value.get("tiles"), f"{pointer}/tiles"), key=ORDER.__getitem__))
     if len(tiles) != MELD_SIZE[kind]:
-        raise HandError(f"a {kind} has {MELD_SIZE[kind]} tiles, not {len(tiles)}", f"{pointer}/tiles")
+        raise HandError(
+            f"a {kind} has {MELD_SIZE[kind]} tiles, not {len(tiles)}", f"{pointer}/tiles"
+        )
     if kind == "chow":
         ok = tiles[0] in SUITED and all(
             t[1] == tiles[0][1] and int(t[0]) == int(tiles[0][0]) + i for i, t in enumerate(tiles)
         )
         if not ok:
-            raise HandError(f"{' '.join(tiles)} is not a chow: three consecutive tiles of one suit", f"{pointer}/tiles")
+            raise HandError(
+                f"{' '.join(tiles)} is not a chow: three consecutive tiles of one suit",
+                f"{pointer}/tiles",
+            )
     elif len(set(tiles)) != 1:
-        raise HandError(f"{' '.join(tiles)} is not a {kind}: its tiles must be identical", f"{pointer}/tiles")
+        raise HandError(
+            f"{' '.join(tiles)} is not a {kind}: its tiles must be identical", f"{pointer}/tiles"
+        )
     concealed = value.get("concealed", False)
     if not isinstance(concealed, bool):
         raise HandError("concealed must be true or false", f"{pointer}/concealed")
     if concealed and kind != "kong":
-        raise HandError(f"only a kong is declared concealed: list a concealed {kind}'s tiles under concealed", f"{pointer}/concealed")
+        raise HandError(
+            f"only a kong is declared concealed: list a concealed {kind}'s tiles under concealed",
+            f"{pointer}/concealed",
+        )
     claimed_from = value.get("claimed_from")
     if claimed_from is not None:
         why = None
@@ -109,7 +119,9 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
         raise HandError(f"a hand has at most 4 melds, not {len(melds_value)}", "/melds")
     melds = tuple(_meld(m, f"/melds/{i}") for i, m in enumerate(melds_value))
     if "concealed" not in data:
-        raise HandError("concealed (the hand's tiles without the winning tile) is missing", "/concealed")
+        raise HandError(
+            "concealed (the hand's tiles without the winning tile) is missing", "/concealed"
+        )
     concealed = _tiles(data["concealed"], "/concealed")
     if "winning_tile" not in data:
         raise HandError("winning_tile is missing", "/winning_tile")
@@ -127,8 +139,10 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
             raise HandError(f"{name} is one of E S W N, not {wind!r}", f"/{name}")
         winds[name] = wind
     flowers, flower_count = _flowers(data.get("flowers", []))
-    hand = Hand(melds, concealed, winning, seat_wind=winds["seat_wind"], prevalent_wind=winds["prevalent_wind"],
-                flowers=flowers, flower_count=flower_count, **flags)  # fmt: skip
+    hand = Hand(
+        melds, concealed, winning, seat_wind=winds["seat_wind"],
+        prevalent_wind=winds["prevalent_wind"], flowers=flowers, flower_count=flower_count, **flags,
+    )  # fmt: skip
     check_counts(hand)
     check_flags(hand)
     return hand
@@ -164,17 +178,32 @@ def check_flags(hand: Hand) -> None:
     has_kong = any(m.kind == "kong" for m in hand.melds)
     in_melds = any(win in m.tiles for m in hand.melds)
     if hand.robbing_kong and hand.self_drawn:
-        raise HandError("robbing a kong is a win on another player's tile, not self-drawn", "/robbing_kong")
+        raise HandError(
+            "robbing a kong is a win on another player's tile, not self-drawn", "/robbing_kong"
+        )
     if hand.robbing_kong and (win in hand.concealed or in_melds):
-        raise HandError(f"cannot rob a kong of {win} while holding a copy of it: the kong has the other three", "/robbing_kong")
+        raise HandError(
+            f"cannot rob a kong of {win} while holding a copy of it: the kong has the other three",
+            "/robbing_kong",
+        )
     if hand.robbing_kong and hand.last_of_wall:
-        raise HandError("no kong can be added on the last tile of the wall, so none can be robbed", "/robbing_kong")
+        raise HandError(
+            "no kong can be added on the last tile of the wall, so none can be robbed",
+            "/robbing_kong",
+        )
     if hand.kong_replacement and not hand.self_drawn:
-        raise HandError("out with a replacement tile (杠上开花) is a self-drawn win", "/kong_replacement")
+        raise HandError(
+            "out with a replacement tile (杠上开花) is a self-drawn win", "/kong_replacement"
+        )
     if hand.kong_replacement and not has_kong:
-        raise HandError("out with a replacement tile needs a kong among the melds", "/kong_replacement")
+        raise HandError(
+            "out with a replacement tile needs a kong among the melds", "/kong_replacement"
+        )
     if hand.last_tile and win in hand.concealed:
-        raise HandError(f"last tile (和绝张) cannot hold while a copy of {win} is still in the hand", "/last_tile")
+        raise HandError(
+            f"last tile (和绝张) cannot hold while a copy of {win} is still in the hand",
+            "/last_tile",
+        )
 
 
 _NOTATION_TOKEN = re.compile(r"\s*(?:\[([^\]]*)\]|(\d+)([mps])|([ESWNCFP]))")
@@ -190,7 +219,10 @@ def _expand(digits: str | None, suit: str | None, honors: str | None) -> list[st
 def _notation_meld(body: str, at: int) -> dict[str, Any]:
     m = _MELD_BODY.match(body)
     if m is None:
-        raise HandError(f"[{body}] at character {at} is not a meld like [567m,2], [EEE,1] or [SSSS]", "/notation")
+        raise HandError(
+            f"[{body}] at character {at} is not a meld like [567m,2], [EEE,1] or [SSSS]",
+            "/notation",
+        )
     tiles = _expand(m.group(1), m.group(2), m.group(3))
     offer = int(m.group(4)) if m.group(4) else None
     if offer is not None and not 1 <= offer <= 3:
@@ -239,7 +271,9 @@ def parse_notation(
     while pos < len(stripped):
         m = _NOTATION_TOKEN.match(stripped, pos)
         if m is None:
-            raise HandError(f"cannot read {stripped[pos:pos + 8]!r} at character {pos}", "/notation")
+            raise HandError(
+                f"cannot read {stripped[pos : pos + 8]!r} at character {pos}", "/notation"
+            )
         if m.group(1) is not None:
             if concealed:
                 raise HandError("melds in brackets come before the concealed tiles", "/notation")
@@ -249,14 +283,19 @@ def parse_notation(
         pos = m.end()
     if winning_tile is None:
         if not concealed:
-            raise HandError("no concealed tiles: the last one written is the winning tile", "/notation")
+            raise HandError(
+                "no concealed tiles: the last one written is the winning tile", "/notation"
+            )
         winning_tile = concealed.pop()
     elif len(concealed) + 3 * len(melds) == 14:
         if winning_tile not in concealed:
-            raise HandError(f"winning tile {winning_tile} is not among the 14 tiles written", "/winning_tile")
+            raise HandError(
+                f"winning tile {winning_tile} is not among the 14 tiles written", "/winning_tile"
+            )
         concealed.remove(winning_tile)
     data = {
-        "melds": melds, "concealed": concealed, "winning_tile": winning_tile, "self_drawn": self_drawn,
+        "melds": melds, "concealed": concealed, "winning_tile": winning_tile,
+        "self_drawn": self_drawn,
         "seat_wind": seat_wind, "prevalent_wind": prevalent_wind, "flowers": flowers,
         "last_tile": last_tile, "last_of_wall": last_of_wall, "kong_replacement": kong_replacement,
         "robbing_kong": robbing_kong,

@@ -7,6 +7,7 @@ reference calculator tries them; within one size at most one can hold for the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from .fan_table import Fan
 from .tile_index import DRAGON_TILES, EAST, NORTH, RED, SOUTH, TERMINALS, WEST, WIND_TILES
@@ -31,7 +32,7 @@ def _one_suit(ts: Sequence[int]) -> bool:
 
 
 def _stepped(ts: Sequence[int], step: int) -> bool:
-    return all(b - a == step for a, b in zip(ts, ts[1:], strict=False))
+    return all(b - a == step for a, b in pairwise(ts))
 
 
 def _ranks_consecutive(ts: Sequence[int]) -> bool:
@@ -129,7 +130,10 @@ def two_dragon_pungs(ts: Sequence[int]) -> bool:  # 双箭刻
 
 
 CHOW_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
-    4: ((Fan.FOUR_PURE_SHIFTED_CHOWS, four_pure_shifted_chows), (Fan.QUADRUPLE_CHOW, quadruple_chow)),
+    4: (
+        (Fan.FOUR_PURE_SHIFTED_CHOWS, four_pure_shifted_chows),
+        (Fan.QUADRUPLE_CHOW, quadruple_chow),
+    ),
     3: (
         (Fan.MIXED_SHIFTED_CHOWS, mixed_shifted_chows),
         (Fan.MIXED_TRIPLE_CHOW, mixed_triple_chow),
@@ -146,7 +150,10 @@ CHOW_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
     ),
 }
 PUNG_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
-    4: ((Fan.FOUR_PURE_SHIFTED_PUNGS, four_pure_shifted_pungs), (Fan.BIG_FOUR_WINDS, big_four_winds)),
+    4: (
+        (Fan.FOUR_PURE_SHIFTED_PUNGS, four_pure_shifted_pungs),
+        (Fan.BIG_FOUR_WINDS, big_four_winds),
+    ),
     3: (
         (Fan.MIXED_SHIFTED_PUNGS, mixed_shifted_pungs),
         (Fan.TRIPLE_PUNG, triple_pung),

@@ -109,7 +109,9 @@ def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
         26
     """
     if ruleset not in RULESETS:
-        return invalid(str(ruleset), f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}")
+        return invalid(
+            str(ruleset), f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"
+        )
     try:
         parsed = hand if isinstance(hand, Hand) else parse_hand(hand)
     except HandError as exc:
@@ -133,11 +135,18 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
     deal = deal_from_hand(hand, profile)
     reading = best_reading(deal)
     if reading is None:
-        return invalid(profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed")
-    fans = [_fan_score(fan, count, reading, profile) for fan, count in sorted(reading.tally.counts.items())]
+        return invalid(
+            profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed"
+        )
+    fans = [
+        _fan_score(fan, count, reading, profile)
+        for fan, count in sorted(reading.tally.counts.items())
+    ]
     if hand.flower_count:
         row = ROWS[Fan.FLOWER_TILES]
-        fans.append(FanScore(row.id, row.name_en, row.name_zh, row.points, hand.flower_count, hand.flowers))
+        fans.append(
+            FanScore(row.id, row.name_en, row.name_zh, row.points, hand.flower_count, hand.flowers)
+        )
     total = sum(f.points * f.count for f in fans)
     meets = total - hand.flower_count >= MINIMUM
     merged: dict[tuple[int, int | None, str], int] = {}

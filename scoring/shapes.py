@@ -7,7 +7,7 @@ at the same tile), because the first of two equally scored decompositions is the
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
 # A set: (kind, tile, melded). A chow is named by its middle tile, like the reference does.
@@ -54,7 +54,7 @@ def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_complete(counts: tuple[int, ...], with_pair: bool) -> bool:
     """Whether one suit's counts split into sets (and one pair when asked)."""
     if with_pair:

@@ -4,6 +4,7 @@ hands (全不靠 / 七星不靠), and a knitted straight with one set and a pair
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from .deal import Deal
 from .fan_table import Fan
@@ -22,7 +23,11 @@ def seven_pairs(tiles: Sequence[int]) -> Tally | None:
         return None
     tally = Tally()
     heads = tiles[::2]
-    if heads[0] < 27 and heads[0] // 9 == heads[-1] // 9 and all(b - a == 1 for a, b in zip(heads, heads[1:], strict=False)):
+    if (
+        heads[0] < 27
+        and heads[0] // 9 == heads[-1] // 9
+        and all(b - a == 1 for a, b in pairwise(heads))
+    ):
         tally.add(Fan.SEVEN_SHIFTED_PAIRS)
         tile_kind_fans(tally, tiles)
     else:
@@ -113,7 +118,13 @@ def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
 
 
 def _knitted_wait_fans(
-    tally: Tally, deal: Deal, seq: tuple[int, ...], rest: list[int], fourth: Set, pair_set: Set, held: bool
+    tally: Tally,
+    deal: Deal,
+    seq: tuple[int, ...],
+    rest: list[int],
+    fourth: Set,
+    pair_set: Set,
+    held: bool,
 ) -> None:
     """Edge / Closed / Single Wait of a knitted-straight hand, read from its set and pair.
 

@@ -37,7 +37,13 @@ REVERSIBLE = frozenset(
 THIRTEEN_ORPHANS = tuple(sorted(TERMINALS_OR_HONORS))
 # 组合龙: 1-4-7, 2-5-8, 3-6-9 spread over the three suits, in every assignment of suits
 KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(s * 9 + r - 1 for s, ranks in zip(perm, ((1, 4, 7), (2, 5, 8), (3, 6, 9)), strict=True) for r in ranks))
+    tuple(
+        sorted(
+            s * 9 + r - 1
+            for s, ranks in zip(perm, ((1, 4, 7), (2, 5, 8), (3, 6, 9)), strict=True)
+            for r in ranks
+        )
+    )
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
 

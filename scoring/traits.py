@@ -22,7 +22,11 @@ def suit_fans(tally: Tally, tiles: Sequence[int]) -> None:
         tally.add(Fan.HALF_FLUSH if 3 in suits else Fan.FULL_FLUSH)
     elif missing == 1:
         tally.add(Fan.ONE_VOIDED_SUIT)
-    if len(suits) == 4 and any(t in WIND_TILES for t in tiles) and any(t in DRAGON_TILES for t in tiles):
+    if (
+        len(suits) == 4
+        and any(t in WIND_TILES for t in tiles)
+        and any(t in DRAGON_TILES for t in tiles)
+    ):
         tally.add(Fan.ALL_TYPES)
 
 

@@ -20,18 +20,42 @@ from scoring.tiles import WINDS
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("notation", nargs="?", help='the hand, e.g. "[567m,2][999s,3][SSSS]123pCC"')
-    parser.add_argument("--jsonl", action="store_true", help="read Hand JSON lines on stdin, write Score JSON lines")
+    parser.add_argument(
+        "--jsonl", action="store_true", help="read Hand JSON lines on stdin, write Score JSON lines"
+    )
     parser.add_argument("--ruleset", default="mcr", choices=RULESETS, help="rule set (default mcr)")
-    parser.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile written)")
-    parser.add_argument("--self-drawn", action="store_true", help="won on a tile from the wall (自摸)")
+    parser.add_argument(
+        "--win", metavar="TILE", help="the winning tile (default: the last tile written)"
+    )
+    parser.add_argument(
+        "--self-drawn", action="store_true", help="won on a tile from the wall (自摸)"
+    )
     parser.add_argument("--seat", default="E", choices=WINDS, help="seat wind (default E)")
-    parser.add_argument("--prevalent", default="E", choices=WINDS, help="prevalent wind (default E)")
-    parser.add_argument("--flowers", type=int, default=0, metavar="N", help="number of flowers (0-8)")
-    parser.add_argument("--last-tile", action="store_true", help="the last copy of the winning tile (和绝张)")
-    parser.add_argument("--last-of-wall", action="store_true", help="won on the last tile of the wall (妙手回春/海底捞月)")
-    parser.add_argument("--kong-replacement", action="store_true", help="won on a kong's replacement tile (杠上开花)")
-    parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong (抢杠和)")
-    parser.add_argument("--json", action="store_true", help="print the Score JSON instead of a table")
+    parser.add_argument(
+        "--prevalent", default="E", choices=WINDS, help="prevalent wind (default E)"
+    )
+    parser.add_argument(
+        "--flowers", type=int, default=0, metavar="N", help="number of flowers (0-8)"
+    )
+    parser.add_argument(
+        "--last-tile", action="store_true", help="the last copy of the winning tile (和绝张)"
+    )
+    parser.add_argument(
+        "--last-of-wall",
+        action="store_true",
+        help="won on the last tile of the wall (妙手回春/海底捞月)",
+    )
+    parser.add_argument(
+        "--kong-replacement",
+        action="store_true",
+        help="won on a kong's replacement tile (杠上开花)",
+    )
+    parser.add_argument(
+        "--robbing-kong", action="store_true", help="won by robbing a kong (抢杠和)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the Score JSON instead of a table"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +102,11 @@ def _score_line(line: str, ruleset: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
-        error = "empty line: expected one Hand JSON object" if not line.strip() else f"not JSON: {exc.msg} at column {exc.colno}"
+        error = (
+            "empty line: expected one Hand JSON object"
+            if not line.strip()
+            else f"not JSON: {exc.msg} at column {exc.colno}"
+        )
         return Score(ruleset=ruleset, valid=False, error=error).to_json()
     return score(data, ruleset).to_json()
 
@@ -92,15 +120,24 @@ def render(result: Score) -> str:
         times = f" x{fan.count}" if fan.count > 1 else ""
         name = f"{fan.name_en} {fan.name_zh}{times}"
         lines.append(f"{fan.points * fan.count:>4}  {fan.id:>2} {name:<34} {' '.join(fan.sets)}")
-    lines.append(f"{result.total:>4}  total ({result.ruleset})" + (f", {result.flower_points} from flowers" if result.flower_points else ""))
+    lines.append(
+        f"{result.total:>4}  total ({result.ruleset})"
+        + (f", {result.flower_points} from flowers" if result.flower_points else "")
+    )
     if result.meets_minimum and result.payments is not None:
         pay = result.payments
-        who = f"discarder {pay['discarder']}, others {pay['others']} each" if pay["discarder"] is not None else f"each of the three {pay['others']}"
+        who = (
+            f"discarder {pay['discarder']}, others {pay['others']} each"
+            if pay["discarder"] is not None
+            else f"each of the three {pay['others']}"
+        )
         lines.append(f"      payments: winner +{pay['winner']}, {who}")
     else:
         lines.append("      below the 8-point minimum (flowers not counted): not a legal win")
     for ex in result.excluded:
         by = f"{ROWS[ex.because_of].name_en}" if ex.because_of is not None else "another fan"
         times = f" x{ex.count}" if ex.count > 1 else ""
-        lines.append(f"      not counted: {ROWS[ex.id].name_en}{times} (because of {by}; {ex.rule})")
+        lines.append(
+            f"      not counted: {ROWS[ex.id].name_en}{times} (because of {by}; {ex.rule})"
+        )
     return "\n".join(lines)

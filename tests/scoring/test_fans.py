@@ -58,7 +58,12 @@ CASES: list[tuple[Fan, str, dict[str, Any], int]] = [
     (Fan.CHICKEN_HAND, "[123m,1][567p,1][555s,2]67mEE8m", {}, 1),
     (Fan.LAST_TILE_DRAW, "[123m,1]456p789s111pEE", {"self_drawn": True, "last_of_wall": True}, 1),
     (Fan.LAST_TILE_CLAIM, "[123m,1]456p789s111pEE", {"last_of_wall": True}, 1),
-    (Fan.OUT_WITH_REPLACEMENT_TILE, "[1111m,1]456p789s111pEE", {"self_drawn": True, "kong_replacement": True}, 1),
+    (
+        Fan.OUT_WITH_REPLACEMENT_TILE,
+        "[1111m,1]456p789s111pEE",
+        {"self_drawn": True, "kong_replacement": True},
+        1,
+    ),
     (Fan.ROBBING_THE_KONG, "[123m,1]456p789s11p13p2p", {"robbing_kong": True}, 1),
     (Fan.ALL_PUNGS, "[111m,1]222p444s666m55p", {}, 1),
     (Fan.HALF_FLUSH, "123m456m789mEEE11m", {}, 1),
@@ -101,6 +106,8 @@ def test_every_fan_has_a_case() -> None:
     assert sorted(int(fan) for fan, *_ in CASES) == [row.id for row in FAN_TABLE]
 
 
-@pytest.mark.parametrize(("fan", "notation", "context", "count"), CASES, ids=[f.name for f, *_ in CASES])
+@pytest.mark.parametrize(
+    ("fan", "notation", "context", "count"), CASES, ids=[f.name for f, *_ in CASES]
+)
 def test_fan_is_counted(fan: Fan, notation: str, context: dict[str, Any], count: int) -> None:
     assert fans(notation, **context).get(fan) == count

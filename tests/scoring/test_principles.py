@@ -20,7 +20,9 @@ def test_non_repeat_all_chows_drops_no_honors() -> None:
 def test_non_separation_pure_straight_keeps_its_chows_whole() -> None:
     counted = fans("123456789m123p55s")
     assert Fan.SHORT_STRAIGHT not in counted and Fan.TWO_TERMINAL_CHOWS not in counted
-    assert (Fan.SHORT_STRAIGHT, Fan.PURE_STRAIGHT, "non-separation") in excluded("123456789m123p55s")
+    assert (Fan.SHORT_STRAIGHT, Fan.PURE_STRAIGHT, "non-separation") in excluded(
+        "123456789m123p55s"
+    )
     # The fourth chow still combines once with the straight's chows: 123m with 123p.
     assert counted[Fan.MIXED_DOUBLE_CHOW] == 1
 
