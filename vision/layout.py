@@ -29,6 +29,8 @@ _MELD_BASE = 3.0
 _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
+_ASKEW_DEG = 45.0  # a face-up tile within this of upside down is another player's
+_ROW_REACH = 3.0  # tile heights between the hand's rows (melds or flowers on a second row)
 _GAP = 0.08  # tile widths: a gap this wide separates groups
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
 
@@ -103,8 +105,18 @@ def layout(tiles: Tiles) -> Layout:
     warnings = list(notes)
     groups: list[Group] = []
     apart: dict[int, float] = {}
+    hand_rows = _hand_rows(rows, kinds, geometry, frame)
     for r, row in enumerate(rows):
-        groups += _segment_row(row, r, kinds, tiles, geometry, frame, warnings, apart)
+        if r not in hand_rows:
+            groups.append(Group("stray", tuple(row), r))
+            continue
+        hand = [i for i in row if kinds[i] != "L"]
+        groups += _segment_row(hand, r, kinds, tiles, geometry, frame, warnings, apart)
+        if len(hand) < len(row):
+            groups.append(Group("stray", tuple(i for i in row if kinds[i] == "L"), r))
+    strays = sum(len(g.tiles) for g in groups if g.role == "stray")
+    if strays:
+        warnings.append(f"{strays} tiles lie apart from the hand or askew and were left out")
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     return Layout(
         groups=tuple(groups),
@@ -118,7 +130,10 @@ def layout(tiles: Tiles) -> Layout:
 
 
 def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
-    """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
+    """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down, L loose.
+
+    L: a face-up tile that reads upside down: a discard or the opposite player's tile, not
+    part of the declared hand (flowers may lie any way round).
 
     The detector's face-down flag decides: it sees the tile's body, while the classifier's
     `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
@@ -126,10 +141,14 @@ def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
     turned = frame.quarter_turned(geometry)
     # A flower is never claimed, so a turned flower is just lying askew.
     flowery = tiles.probs[:, _FLOWER_SLICE].sum(axis=1) > 0.5
+    # Only upside down counts: perspective tilts genuine hand tiles by 30 degrees and more.
+    askew = geometry.ups @ frame.up < -np.cos(np.radians(_ASKEW_DEG))
     kinds = []
     for i in range(len(tiles)):
         if tiles.face_down[i]:
             kinds.append("D")
+        elif askew[i] and not flowery[i]:
+            kinds.append("L")
         elif (tiles.sideways[i] or turned[i]) and not flowery[i]:
             kinds.append("S")
         else:
@@ -161,6 +180,29 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
         rows.setdefault(find(i), []).append(i)
     ordered = sorted(rows.values(), key=lambda row: float(np.mean(across[row])))
     return [sorted(row, key=lambda i: float(along[i])) for row in ordered]
+
+
+def _hand_rows(
+    rows: list[list[int]], kinds: list[str], geometry: TileGeometry, frame: Frame
+) -> set[int]:
+    """Rows of the declared hand: the row with most upright tiles and rows chained to it
+    within a few tile heights (melds and flowers on a second row); farther rows are other
+    tiles on the table."""
+    upright = [sum(kinds[i] == "U" for i in row) for row in rows]
+    if not rows or max(upright) == 0:
+        return set(range(len(rows)))
+    across = frame.across(geometry.centers)
+    level = [float(np.median(across[row])) for row in rows]
+    keep = {int(np.argmax(upright))}
+    reach = _ROW_REACH * geometry.face_height
+    grown = True
+    while grown:
+        grown = False
+        for r in range(len(rows)):
+            if r not in keep and min(abs(level[r] - level[k]) for k in keep) < reach:
+                keep.add(r)
+                grown = True
+    return keep
 
 
 def _gaps_after(

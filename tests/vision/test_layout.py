@@ -108,3 +108,22 @@ def test_no_tiles() -> None:
 
     found = layout(Tiles.empty())
     assert found.groups == () and found.warnings
+
+
+def test_discards_across_the_table_are_left_out() -> None:
+    hand = lay_out_hand(HAND, angle_deg=10)
+    # The opposite player's discards: upside down, six tile heights away.
+    theirs = lay_out_hand(
+        {"melds": [], "concealed": ["2p", "8s", "N", "C", "4m"], "winning_tile": "5p"},
+        angle_deg=190,
+    )
+    for a in theirs:
+        a["corners"] = [[x + 60, y - 500] for x, y in a["corners"]]
+        a["bbox"] = [a["bbox"][0] + 60, a["bbox"][1] - 500, a["bbox"][2], a["bbox"][3]]
+    ann = hand + theirs
+    tiles = tiles_from_annotations(ann, np.random.default_rng(8), SURE)
+    found = layout(tiles)
+    roles = role_of_each(found, len(tiles))
+    assert _found_roles(roles[: len(hand)]) == _roles(hand)
+    assert set(roles[len(hand) :]) == {"stray"}
+    assert any("left out" in w for w in found.warnings)
