@@ -7,7 +7,6 @@ api.inference and every error shape in api.problems.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -19,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from api.context import DEFAULT_RULESETS, parse_context, parse_ruleset
@@ -30,6 +29,7 @@ from api.problems import (
     INVALID_HAND,
     NO_SCORING,
     NOT_FOUND,
+    PlainJSONResponse,
     Problem,
     install_problem_handlers,
     problem_response,
@@ -41,20 +41,6 @@ log = logging.getLogger("mjlens.api")
 
 STATIC = Path(__file__).parent / "static"
 PHOTO_FIELD = "photo"
-
-
-class PlainJSONResponse(JSONResponse):
-    """JSON that tolerates numpy scalars and arrays a recognizer may leave in its output."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, default=_plain).encode("utf-8")
-
-
-def _plain(value: Any) -> Any:
-    for method in ("tolist", "item"):
-        if hasattr(value, method):
-            return getattr(value, method)()
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 @dataclass

@@ -7,6 +7,7 @@ unforeseen into problems, so a client never has to parse two error shapes.
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
 from collections.abc import Mapping, Sequence
@@ -82,6 +83,24 @@ _KIND_BY_STATUS = {
 }
 
 
+class PlainJSONResponse(JSONResponse):
+    """JSON that survives what clients send back at us: lone surrogates from a JSON body
+    (valid JSON escapes, invalid UTF-8) and numpy scalars a recognizer may leave behind."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return json.dumps(content, ensure_ascii=False, default=_plain).encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, default=_plain).encode("ascii")
+
+
+def _plain(value: Any) -> Any:
+    for method in ("tolist", "item"):
+        if hasattr(value, method):
+            return getattr(value, method)()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 class Problem(Exception):
     """Raised anywhere in a request to answer with a problem document.
 
@@ -130,7 +149,7 @@ def problem_response(
     if pointer is not None:
         body["pointer"] = pointer
     body.update(extra or {})
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+    return PlainJSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
 def kind_for_status(status: int) -> Kind:

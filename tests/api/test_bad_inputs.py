@@ -347,6 +347,8 @@ def score_cases() -> list[Case]:
     )
     cases.append(_score("five of a tile", 422, _with("concealed", ["5p"] * 4 + ["1m", "2m", "3m"])))
     cases.append(_score("unknown field", 422, {**VALID_HAND, "dealer": True}))
+    cases.append(_score("lone surrogate in a field name", 422, raw=b'{"\\ud800": 1}'))
+    cases.append(_score("lone surrogate in a tile", 422, raw=b'{"concealed": ["\\udfff"]}'))
     for ruleset in ("nope", "", "mcr;drop", "riichi"):
         cases.append(
             Case(
@@ -459,7 +461,8 @@ def test_fuzzed_json_documents(client: TestClient, value: Any) -> None:
 @given(path=st.sampled_from(FIELDS), value=JSON_VALUES)
 def test_fuzzed_hand_fields(client: TestClient, path: str, value: Any) -> None:
     hand = _with(path, value)
-    _assert_answer(client.post("/v1/score", json=hand), hand)
+    response = client.post("/v1/score", content=json.dumps(hand), headers=_ct("application/json"))
+    _assert_answer(response, hand)
 
 
 @FUZZ
