@@ -20,6 +20,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ CI_SEED = 20261129
 # Our fan ids of the kong fans PyMahjongGB merges into its extra 明暗杠 (5 points).
 MELDED_KONG, CONCEALED_KONG, CONCEALED_AND_MELDED_KONG = 74, 67, pmgb.CONCEALED_AND_MELDED_KONG
 WAIT_FANS = (77, 78, 79)  # Edge Wait, Closed Wait, Single Wait
-KNITTED_STRAIGHT = 35
+KNITTED_STRAIGHT, LESSER_HONORS_AND_KNITTED = 35, 34
 
 
 def ours(hand: Hand, ruleset: str) -> Fans:
@@ -66,8 +67,29 @@ def _split_kong_fan(hand: Hand, fans: Fans) -> Fans:
     return out
 
 
+KNITTED_STRAIGHTS = [
+    {f"{r}{suit}" for ranks, suit in zip(((1, 4, 7), (2, 5, 8), (3, 6, 9)), suits, strict=True)
+     for r in ranks}
+    for suits in permutations("mps")
+]  # fmt: skip
+
+
+def _knitted_waits_outside_only(hand: Hand, fans: Fans) -> Fans:
+    """Rule book: wait fans come from sets and the pair; a knitted straight is neither, so a
+    winning tile that is one of its nine tiles earns no Edge, Closed or Single Wait."""
+    if KNITTED_STRAIGHT not in fans or LESSER_HONORS_AND_KNITTED in fans:
+        return fans
+    tiles = {t for m in hand["melds"] for t in m["tiles"]} | set(hand["concealed"])
+    tiles.add(hand["winning_tile"])
+    straight = next(k for k in KNITTED_STRAIGHTS if k <= tiles)
+    if hand["winning_tile"] not in straight:
+        return fans
+    return {k: v for k, v in fans.items() if k not in WAIT_FANS}
+
+
 MCR_RULES: dict[str, Callable[[Hand, Fans], Fans]] = {
     "concealed-and-melded-kong": _split_kong_fan,
+    "knitted-straight-waits": _knitted_waits_outside_only,
 }
 
 
@@ -100,7 +122,7 @@ def _tiles(text: str) -> list[str]:
 
 # Found by the generator (seeds 1 and 2, 20,000 hands each), 2026-11-29: two readings tie on
 # points and PyMahjongGB keeps the one with Pure Triple Chow (its 2022-03-07 tie rule), where
-# ours kept the pungs reading (Pure Shifted Pungs + Two Concealed Pungs).
+# ours kept the pungs reading (Pure Shifted Pungs + Two Concealed Pungs). Fixed the same day.
 _named(
     "tie_pure_triple_chow_over_shifted_pungs",
     "22 444 555 666m 678p on 4m: 456m x3 + All Chows ties 444-555-666m + Two Concealed Pungs",
@@ -126,6 +148,16 @@ _named(
     self_drawn=True,
     seat_wind="W",
     prevalent_wind="N",
+)
+
+# mcr differs here, mcr-mil not: a knitted straight's own tile wins, Edge Wait only in mcr-mil.
+_named(
+    "knitted_straight_edge_wait_on_its_own_tile",
+    "147m 258p 369s + 123s + 33p on 3s: PyMahjongGB reads 12-3s as an edge wait",
+    concealed=_tiles("1m 4m 7m 2p 3p 3p 5p 8p 1s 2s 3s 6s 9s"),
+    winning_tile="3s",
+    seat_wind="W",
+    prevalent_wind="S",
 )
 
 # Known traps, agreeing when written; they pin the readings docs/scoring-differences.md lists.
