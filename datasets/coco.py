@@ -27,6 +27,7 @@ EXTRA_KEYS = (
     "source",
     "visibility",
     "hidden_code",
+    "oblique",
 )
 CATEGORY_ID = {code: i + 1 for i, code in enumerate(CLASSES)}
 

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=1280, help="long side in pixels")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--yolo", action="store_true", help="also write labels/*.txt + data.yaml")
+    parser.add_argument(
+        "--yolo-pose", action="store_true", help="as --yolo, with the face corners as keypoints"
+    )
     sub = parser.add_subparsers(dest="synth_action", metavar="ACTION")
     preview = sub.add_parser("preview", help="contact sheet of a set with labels overlaid")
     preview.add_argument("dir", help="a folder written by mjlens synth")
@@ -97,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
             )
         except ValueError as exc:
             raise CliError(str(exc)) from exc
-    if args.yolo:
+    if args.yolo or args.yolo_pose:
         from datasets.yolo import export_yolo
 
-        export_yolo(coco, args.out)
+        export_yolo(coco, args.out, corners=args.yolo_pose)
     print(f"{args.out}: {synth.describe(coco)}")
     return 0

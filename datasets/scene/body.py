@@ -155,6 +155,7 @@ class Drawn:
 
     hull: np.ndarray  # (k, 2) float px, the tile's full silhouette
     corners: np.ndarray  # (4, 2) float px, visible cap TL TR BR BL
+    facing: float  # cosine between the face's normal and the view: < 0 shows the back
 
 
 def draw_tile(
@@ -164,13 +165,13 @@ def draw_tile(
     tile_id: int,
     pose: Pose,
     style: TileStyle,
-    face: np.ndarray | None,
+    face: np.ndarray,
     camera: Camera,
     light: Light,
 ) -> Drawn:
     """Paint one tile over `canvas` (BGR uint8) and mark its pixels `tile_id` in `ids`.
 
-    `face` is the art (BGR, upright) for a face-up tile, None when the back is up.
+    `face` is the art (BGR, upright); it shows only where the face turns towards the camera.
     """
     ring = outline(style)
     n = len(ring)
@@ -196,25 +197,26 @@ def draw_tile(
                 canvas, _fixed(quad), _shade(colour, normal, light), cv2.LINE_AA, SHIFT
             )
 
-    face_up = face is not None
+    # Whichever cap faces the camera is drawn: the art, or the plain back (a face-down tile,
+    # or a standing one seen from behind).
+    face_point = world[2].mean(axis=0)
+    view = camera.position - face_point
+    facing = float(np.dot(pose.w, view) / np.linalg.norm(view))
+    face_up = facing > 0
     cap_normal = pose.w if face_up else -pose.w
-    cap_level = 2 if face_up else 0
-    cap_point = world[cap_level].mean(axis=0)
+    cap = img[2] if face_up else img[0]
     corners = camera.project(pose.to_world(face_corners_local(style, not face_up)))
-    if camera.faces_camera(cap_point, cap_normal):
-        cap = img[cap_level]
-        if face_up:
-            _draw_face(canvas, gloss_mask, cap, corners, face, style, cap_normal, light)
-        else:
-            cv2.fillConvexPoly(
-                canvas, _fixed(cap), _shade(style.back_bgr, cap_normal, light), cv2.LINE_AA, SHIFT
-            )
-        # The rounded edge between cap and walls catches the light: a thin bright rim.
-        colour = style.ivory_bgr if face_up else style.back_bgr
-        rim = np.clip(np.asarray(_shade(colour, cap_normal, light)) * 1.08 + 12, 0, 255)
-        width = 2 if np.ptp(cap[:, 0]) > 90 else 1
-        cv2.polylines(canvas, [_fixed(cap)], True, rim.tolist(), width, cv2.LINE_AA, SHIFT)
-    return Drawn(hull=hull, corners=corners)
+    if face_up:
+        _draw_face(canvas, gloss_mask, cap, corners, face, style, cap_normal, light)
+    else:
+        colour = _shade(style.back_bgr, cap_normal, light)
+        cv2.fillConvexPoly(canvas, _fixed(cap), colour, cv2.LINE_AA, SHIFT)
+    # The rounded edge between cap and walls catches the light: a thin bright rim.
+    base = style.ivory_bgr if face_up else style.back_bgr
+    rim = np.clip(np.asarray(_shade(base, cap_normal, light)) * 1.08 + 12, 0, 255)
+    width = 2 if np.ptp(cap[:, 0]) > 90 else 1
+    cv2.polylines(canvas, [_fixed(cap)], True, rim.tolist(), width, cv2.LINE_AA, SHIFT)
+    return Drawn(hull=hull, corners=corners, facing=facing)
 
 
 def _draw_face(

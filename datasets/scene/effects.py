@@ -123,6 +123,10 @@ def camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         kernel = cv2.warpAffine(kernel, rot, (n, n))
         out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
     out = _sensor_noise(rng, out, rng.uniform(0.5, 6.0))
+    if rng.random() < 0.4:  # phones sharpen what they denoise: haloes on every edge
+        soft = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.8, 2.0) * scale)
+        amount = rng.uniform(0.3, 1.0)
+        out = cv2.addWeighted(out, 1 + amount, soft, -amount, 0)
     if rng.random() < 0.7:
         quality = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])

@@ -152,6 +152,25 @@ def declared_win(
     return builder.out
 
 
+def hand_in_play(
+    hand: Mapping[str, Any], style: TileStyle, rng: np.random.Generator, codes: frozenset[str]
+) -> list[Placement]:
+    """A hand mid-game: concealed tiles standing, exposed melds lying in front of them."""
+    standing = [str(t) for t in hand["concealed"] if t in codes]
+    if rng.random() < 0.85:
+        standing.sort(key=_sort_key)
+    out = rack_rows(standing, style, rng)
+    melds = [_meld_slots(m, i, rng) for i, m in enumerate(hand.get("melds", []))]
+    if melds and rng.random() < 0.8:
+        builder = _RowBuilder(style, rng, sideways_yaw=float(rng.choice([90.0, -90.0])))
+        x = rng.uniform(-style.width, style.width * 4)
+        y = -style.thickness - rng.uniform(3, 15) - style.height
+        for group in melds:
+            x = builder.row(group, x, y) + style.width * rng.uniform(0.15, 0.8)
+        out += builder.out
+    return out
+
+
 def rack_rows(codes: list[str], style: TileStyle, rng: np.random.Generator) -> list[Placement]:
     """A player's hand still standing on the table, faces towards the camera."""
     out = []

@@ -23,8 +23,8 @@ from datasets.scene.camera import Camera, frame_layout
 from datasets.scene.layout import (
     Placement,
     declared_win,
+    hand_in_play,
     pile,
-    rack_rows,
     scattered,
     table_extras,
 )
@@ -33,6 +33,7 @@ from scoring.tiles import FLOWERS, PLAYING
 KINDS = ("declared_win", "rows", "scattered", "pile")
 AA_FRINGE = 1.0  # px of anti-aliased edge that the boxes take in
 MIN_VISIBLE = 0.4  # tiles less visible than this (frame edge, finger, neighbours) get no label
+OBLIQUE = 0.25  # |cos| of the view to the visible cap below which a label says "oblique"
 
 
 @dataclass
@@ -78,10 +79,7 @@ def _layout(
         return placements, hand
     wall = _wall(codes)
     if kind == "rows":
-        hand = _random_hand(rng)
-        tiles = [t for t in hand["concealed"] if t in codes]
-        tiles += [t for m in hand["melds"] for t in m["tiles"] if t in codes][: 14 - len(tiles)]
-        return rack_rows(tiles, style, rng), None
+        return hand_in_play(_random_hand(rng), style, rng, codes), None
     n = int(rng.integers(6, 30)) if kind == "scattered" else int(rng.integers(8, 24))
     picked = [wall[i] for i in rng.choice(len(wall), size=min(n, len(wall)), replace=False)]
     return (
@@ -110,7 +108,11 @@ def _camera(
     pts = np.array(points)
     # Standing rows are shot from lower down, to see their faces.
     tilt = rng.uniform(35, 62) if kind == "rows" else float(rng.triangular(0, 20, 60))
-    azimuth = rng.normal(0, 8) if rng.random() < 0.85 else rng.uniform(-180, 180)
+    # Standing rows are shot from the front, to read them; flat layouts from anywhere now and then.
+    if kind == "rows":
+        azimuth = rng.normal(0, 12)
+    else:
+        azimuth = rng.normal(0, 8) if rng.random() < 0.85 else rng.uniform(-180, 180)
     roll = rng.normal(0, 4) if rng.random() < 0.8 else rng.uniform(-180, 180)
     fill = rng.uniform(0.45, 0.8) if kind == "pile" else rng.uniform(0.65, 1.0)
     spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
@@ -233,7 +235,7 @@ def render_scene(
     drawn = {}
     for i in order:
         p = placements[i]
-        art = None if p.face_down else faces.face(p.code)
+        art = faces.face(p.code)
         drawn[i] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
 
     canvas = effects.apply_light(rng, canvas, gloss, effects.white_balance(rng))
@@ -279,19 +281,22 @@ def _annotate(
         x0, y0 = extent.min(axis=0) + 0.5 - AA_FRINGE
         x1, y1 = extent.max(axis=0) + 0.5 + AA_FRINGE
         x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
+        back = d.facing <= 0  # lying face-down, or standing with its back to us
         ann = {
-            "code": "back" if p.face_down else p.code,
+            "code": "back" if back else p.code,
             "bbox": [round(float(v), 2) for v in (x0, y0, x1 - x0, y1 - y0)],
             "corners": [[round(float(x) + 0.5, 2), round(float(y) + 0.5, 2)] for x, y in d.corners],
             "sideways": p.sideways,
-            "face_down": p.face_down,
+            "face_down": back,
             "role": p.role,
             "meld_id": p.meld_id,
             "source": source,
             "visibility": round(min(float(visible), 1.0), 3),
         }
-        if p.face_down:
+        if back:
             ann["hidden_code"] = p.code
+        if abs(d.facing) < OBLIQUE:
+            ann["oblique"] = True  # its face or back is seen nearly edge-on: hard to read
         out.append(ann)
         kept.append(i)
     return out, kept

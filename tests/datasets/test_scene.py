@@ -4,13 +4,15 @@ out as the rule book says."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 from datasets.scene import KINDS, render_scene
-from datasets.scene.body import draw_tile
+from datasets.scene.body import Light, TileStyle, draw_tile, standing_pose
+from datasets.scene.camera import frame_layout
 
 try:  # the scorer lands beside this engine; until then the structural checks below stand alone
     from scoring import score
@@ -66,7 +68,7 @@ def test_box_encloses_each_tile_drawn_alone(seed: int) -> None:
         canvas = np.zeros((h, w, 3), np.uint8)
         ids = np.zeros((h, w), np.int16)
         gloss = np.zeros((h, w), np.uint8)
-        art = None if place.face_down else meta["faces"].face(place.code)
+        art = meta["faces"].face(place.code)
         draw_tile(
             canvas, ids, gloss, 1, place.pose, meta["style"], art, meta["camera"], meta["light"]
         )
@@ -109,7 +111,7 @@ def test_corners_rectify_to_an_upright_face(seed: int) -> None:
     for ann in scene.annotations:
         corners = np.array(ann["corners"])
         side = np.linalg.norm(corners[1] - corners[0])
-        if ann["face_down"] or ann["visibility"] < 0.95 or side < 25:
+        if ann["face_down"] or ann.get("oblique") or ann["visibility"] < 0.95 or side < 25:
             continue
         art = cv2.cvtColor(faces.face(ann["code"]), cv2.COLOR_BGR2GRAY).astype(float)
         art = cv2.resize(art, (48, 64), interpolation=cv2.INTER_AREA)
@@ -163,3 +165,30 @@ def test_unknown_kind_or_source_is_a_clear_error() -> None:
         render_scene(np.random.default_rng(0), SOURCES, "heap", 320)
     with pytest.raises(ValueError, match="source"):
         render_scene(np.random.default_rng(0), ("no-such-set",), "declared_win", 320)
+
+
+@pytest.mark.parametrize(("azimuth", "face_seen"), [(0, True), (180, False)])
+def test_a_standing_tile_shows_its_face_from_the_front_and_its_back_from_behind(
+    azimuth: float, face_seen: bool
+) -> None:
+    rng = np.random.default_rng(0)
+    style = replace(TileStyle.random(rng), back_bgr=(200, 120, 40))  # a blue back
+    pose = standing_pose(0.0, 0.0, 0.0, style)
+    camera = frame_layout(
+        pose.to_world(np.zeros((1, 3))) + rng.normal(0, 20, (4, 3)),
+        (320, 240),
+        rng,
+        50.0,
+        azimuth,
+        0.0,
+        0.8,
+    )
+    canvas = np.zeros((240, 320, 3), np.uint8)
+    ids = np.zeros((240, 320), np.int16)
+    light = Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4)
+    art = np.zeros((160, 120, 3), np.uint8)
+    art[:, :] = (0, 0, 255)  # a red face, so a red pixel means the face was drawn
+    drawn = draw_tile(canvas, ids, np.zeros_like(ids, np.uint8), 1, pose, style, art, camera, light)
+    assert (drawn.facing > 0) == face_seen
+    red = (canvas[..., 2] > 100) & (canvas[..., 0] < 60) & (canvas[..., 1] < 60)
+    assert red.any() == face_seen
