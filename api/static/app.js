@@ -89,7 +89,7 @@ const STRINGS = {
     photo_hash: "Photo SHA-256", models: "Models", rule_set: "Rules", manual_entry: "entered by hand",
     wind_E: "East 東", wind_S: "South 南", wind_W: "West 西", wind_N: "North 北",
     corrected: "tile {i}: {from} → {to}", added: "added {to}", removed: "removed {from}",
-    bad_notation: "Cannot read that notation at “{at}”.", total: "Total",
+    bad_notation: "Cannot read that notation at “{at}”.", total: "Total", suggested: "Likely",
   },
   zh: {
     tagline: "拍照 → 牌型 → 国标计分", take_photo: "拍照", try_sample: "试用示例", manual: "手动输入",
@@ -113,7 +113,7 @@ const STRINGS = {
     none: "无", date: "日期", photo_hash: "照片 SHA-256", models: "模型", rule_set: "规则",
     manual_entry: "手动输入", wind_E: "东", wind_S: "南", wind_W: "西", wind_N: "北",
     corrected: "第 {i} 张：{from} → {to}", added: "添加 {to}", removed: "删除 {from}",
-    bad_notation: "无法解析 “{at}” 处的写法。", total: "合计",
+    bad_notation: "无法解析 “{at}” 处的写法。", total: "合计", suggested: "可能是",
   },
 };
 
@@ -325,7 +325,7 @@ function renderBoxes() {
     b.type = "button";
     b.className = "box";
     if (tile.code !== tile.detected) b.classList.add("corrected");
-    else if (tile.confidence !== null && tile.confidence < 0.6) b.classList.add("uncertain");
+    else if (tile.confidence !== null && tile.confidence < 0.75) b.classList.add("uncertain");
     if (tile.group === "winning") b.classList.add("winning");
     if (tile.group === "loose") b.classList.add("loose");
     Object.assign(b.style, {
@@ -592,6 +592,18 @@ function openPicker(target) {
   $("picker-tools").hidden = !tile;
   $("picker-title").textContent = tile ? `${t("pick")}: ${tileName(tile.code)}` : t("adding", { n: handCount() });
   for (const b of $("picker-faces").querySelectorAll(".tile")) b.classList.toggle("current", !!tile && b.dataset.code === tile.code);
+  // The classifier's next guesses for this tile come first: usually the fix is one of them.
+  const det = tile && tile.index && state.rec && state.rec.tiles ? state.rec.tiles[tile.index - 1] : null;
+  const guesses = det ? [det.code, ...(det.alternatives || []).map((a) => a.code || a)].filter((c, i, all) => ALL_CODES.has(c) && c !== tile.code && all.indexOf(c) === i) : [];
+  const suggest = $("picker-suggest");
+  suggest.hidden = !guesses.length;
+  const row = suggest.querySelector(".tiles");
+  row.textContent = "";
+  for (const code of guesses) {
+    const b = tileButton(code, "pick");
+    b.addEventListener("click", () => picked(code));
+    row.appendChild(b);
+  }
   if (tile) {
     const sel = $("picker-group");
     sel.textContent = "";
@@ -693,7 +705,7 @@ async function handlePhoto(blob, name) {
   fromRecognition(body);
   const total = body.timings_ms && (body.timings_ms.api_total || body.timings_ms.total);
   setStatus(t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) }) + (body.review ? " " + t("review") : ""), body.review ? "warn" : "ok");
-  for (const w of body.warnings || []) {
+  for (const w of [...(body.review_reasons || []), ...(body.warnings || [])]) {
     const li = document.createElement("li");
     li.textContent = typeof w === "string" ? w : w.message || JSON.stringify(w);
     warnings.appendChild(li);
