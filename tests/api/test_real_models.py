@@ -7,15 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.app import create_app
 from fastapi.testclient import TestClient
 
+from api.app import create_app
 from tests.api.fakes import SAMPLE_PHOTO, SAMPLE_TRUTH
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 HAVE_MODELS = all((MODELS / f"{name}.onnx").is_file() for name in ("detector", "classifier"))
 
-pytestmark = pytest.mark.skipif(not HAVE_MODELS, reason="models/detector.onnx, classifier.onnx absent")
+pytestmark = pytest.mark.skipif(not HAVE_MODELS, reason="no models/detector.onnx, classifier.onnx")
 
 
 def _iou(a: list[float], b: list[float]) -> float:
