@@ -10,7 +10,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from datasets.scene.props import scatter_props
+
 TEXTURE_PX = 1024
+CLUTTER_MM_PER_TEXEL = 0.4  # the scale the props are drawn at; the renderer lays it so
 
 
 def _noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
@@ -128,30 +131,9 @@ def paper(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def clutter(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Any table top with everyday objects on it: cups, phones, coins, cards, scorepads."""
+    """Any table top with everyday things on it: phones, coins, cups, sticks, score sheets."""
     img = TABLES[rng.integers(5)](rng, size)
-    for _ in range(int(rng.integers(3, 10))):
-        colour = tuple(float(c) for c in _muted(rng, (0.0, 0.7)))
-        cx, cy = (float(v) for v in rng.uniform(0, size, 2))
-        shape = rng.integers(4)
-        shadow = img.copy()
-        if shape == 0:  # cup or coin from above: a disc with a rim
-            r = float(rng.uniform(10, 120))
-            cv2.circle(shadow, (int(cx + 6), int(cy + 6)), int(r), (0, 0, 0), -1, cv2.LINE_AA)
-            img = cv2.addWeighted(img, 0.6, shadow, 0.4, 0)
-            cv2.circle(img, (int(cx), int(cy)), int(r), colour, -1, cv2.LINE_AA)
-            rim = tuple(min(255.0, c * 1.3 + 30) for c in colour)
-            cv2.circle(img, (int(cx), int(cy)), int(r), rim, max(2, int(r * 0.1)), cv2.LINE_AA)
-        elif shape in (1, 2):  # phone, card, scorepad
-            w, h = rng.uniform(40, 260, 2)
-            box = cv2.boxPoints(((cx, cy), (float(w), float(h)), float(rng.uniform(0, 180))))
-            cv2.fillConvexPoly(shadow, (box + 6).astype(np.int32), (0, 0, 0), cv2.LINE_AA)
-            img = cv2.addWeighted(img, 0.6, shadow, 0.4, 0)
-            cv2.fillConvexPoly(img, box.astype(np.int32), colour, cv2.LINE_AA)
-        else:  # pen, chopstick, cable
-            p0 = rng.uniform(0, size, 2).astype(int)
-            p1 = rng.uniform(0, size, 2).astype(int)
-            cv2.line(img, tuple(p0), tuple(p1), colour, int(rng.integers(3, 12)), cv2.LINE_AA)
+    scatter_props(rng, img, px_per_mm=1 / CLUTTER_MM_PER_TEXEL, count=int(rng.integers(3, 12)))
     return img
 
 

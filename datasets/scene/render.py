@@ -17,7 +17,7 @@ import numpy as np
 
 from datasets.scene import effects
 from datasets.scene.art import FaceSet, source_codes, usable_sources
-from datasets.scene.backgrounds import TEXTURE_PX, table_texture
+from datasets.scene.backgrounds import CLUTTER_MM_PER_TEXEL, TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile
 from datasets.scene.camera import Camera, frame_layout
 from datasets.scene.layout import (
@@ -144,6 +144,8 @@ def _table(rng: np.random.Generator, cam: Camera, centre: np.ndarray) -> tuple[n
     """The table texture laid on the z = 0 plane through the camera."""
     texture, kind = table_texture(rng)
     mm = rng.uniform(0.2, 0.55)  # table millimetres per texel: about a pixel near the tiles
+    if kind == "clutter":  # props are drawn to scale
+        mm = CLUTTER_MM_PER_TEXEL
     angle = rng.uniform(0, 2 * np.pi)
     c, s = np.cos(angle), np.sin(angle)
     # texel -> world (x, y, 1) on the table, centred on the layout, turned at random
