@@ -64,6 +64,16 @@ def deal_from_hand(hand: Hand, profile: Profile) -> Deal:
 
 def set_text(s: Set) -> str:
     """A set in the compact notation: 234m, EEE, 9999p, 55s."""
+    text = _SET_TEXT.get(s)
+    if text is None:
+        text = _SET_TEXT[s] = _set_text(s)
+    return text
+
+
+_SET_TEXT: dict[Set, str] = {}
+
+
+def _set_text(s: Set) -> str:
     kind, t, _ = s
     code = CODES[t]
     if kind == CHOW:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from .combos import chow_fans, pung_fans
 from .deal import Deal
 from .fan_table import ROWS, Fan
-from .shapes import CHOW, KONG, PAIR, PUNG, Set, basic_waits, divisions, seven_pairs_waits
+from .shapes import CHOW, KONG, PAIR, PUNG, Set, divisions, only_winning_tile
 from .tally import NON_REPEAT, Tally
 from .tile_index import DRAGON_TILES, WIND_TILES
 from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
@@ -139,15 +139,7 @@ def wait_fans(
     """边张 / 嵌张 / 单钓将, only when exactly one tile could have won."""
     if tally.has(Fan.MELDED_HAND) or tally.has(Fan.FOUR_KONGS):
         return
-    counts = [0] * 34
-    for t in standing:
-        counts[t] += 1
-    waits = set(basic_waits(counts))
-    if not waits:
-        return
-    if not deal.fixed:
-        waits.update(seven_pairs_waits(counts))
-    if len(waits) != 1:
+    if not only_winning_tile(tuple(standing), not deal.fixed):
         return
     win = deal.win
     edge = closed = single = None

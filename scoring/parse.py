@@ -7,7 +7,6 @@ so a caller can show it to a person as is.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ KEYS = {
 FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
 ORDER = {code: i for i, code in enumerate(PLAYING)}
+PLAYING_SET = frozenset(PLAYING)
 
 
 def _tile(value: object, pointer: str) -> str:
@@ -32,9 +32,13 @@ def _tile(value: object, pointer: str) -> str:
 
 
 def _tiles(value: object, pointer: str) -> tuple[str, ...]:
-    if not isinstance(value, list | tuple):
+    if not isinstance(value, (list, tuple)):
         raise HandError("expected a list of tile codes", pointer)
-    return tuple(_tile(v, f"{pointer}/{i}") for i, v in enumerate(value))
+    tiles = tuple(value)
+    if not PLAYING_SET.issuperset(tiles):  # the common case costs one set test
+        for i, v in enumerate(tiles):
+            _tile(v, f"{pointer}/{i}")
+    return tiles
 
 
 def _meld(value: object, pointer: str) -> Meld:
@@ -107,13 +111,13 @@ def _flowers(value: object) -> tuple[tuple[str, ...], int]:
 
 def parse_hand(data: Mapping[str, Any]) -> Hand:
     """Hand JSON -> Hand, checked: raises HandError(message, pointer) on the first problem."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError("a hand is a JSON object", "")
-    unknown = sorted(set(data) - KEYS)
-    if unknown:
+    if not KEYS.issuperset(data):
+        unknown = sorted(set(data) - KEYS)
         raise HandError(f"unknown field {unknown[0]!r}", f"/{unknown[0]}")
     melds_value = data.get("melds", [])
-    if not isinstance(melds_value, list | tuple):
+    if not isinstance(melds_value, (list, tuple)):
         raise HandError("melds is a list", "/melds")
     if len(melds_value) > 4:
         raise HandError(f"a hand has at most 4 melds, not {len(melds_value)}", "/melds")
@@ -129,7 +133,7 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
     flags = {}
     for name in FLAGS:
         flag = data.get(name, False)
-        if not isinstance(flag, bool):
+        if flag is not True and flag is not False:
             raise HandError(f"{name} must be true or false", f"/{name}")
         flags[name] = flag
     winds = {}
@@ -158,9 +162,12 @@ def check_counts(hand: Hand) -> None:
             f"{len(hand.melds)} meld(s) concealed needs {need} tiles, not {len(hand.concealed)}",
             "/concealed",
         )
-    seen = Counter(hand.concealed) + Counter([hand.winning_tile])
+    seen: dict[str, int] = {hand.winning_tile: 1}
+    for code in hand.concealed:
+        seen[code] = seen.get(code, 0) + 1
     for meld in hand.melds:
-        seen.update(meld.tiles)
+        for code in meld.tiles:
+            seen[code] = seen.get(code, 0) + 1
     for code, copies in seen.items():
         if copies > 4:
             raise HandError(f"{copies} copies of {code}: a set has only 4", _where(hand, code))

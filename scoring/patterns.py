@@ -167,10 +167,13 @@ PUNG_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
 
 def match(patterns: dict[int, tuple[tuple[Fan, Check], ...]], tiles: Sequence[int]) -> Fan | None:
     """The fan that these sets (sorted tiles) form together, if any."""
-    for fan, check in patterns[len(tiles)]:
-        if check(tiles):
-            return fan
-    return None
+    key = (id(patterns), tuple(tiles))
+    if key not in _MATCHED:  # a few thousand combinations at most: remember them
+        _MATCHED[key] = next((fan for fan, check in patterns[len(tiles)] if check(tiles)), None)
+    return _MATCHED[key]
+
+
+_MATCHED: dict[tuple[int, tuple[int, ...]], Fan | None] = {}
 
 
 def single_pung_fan(tile: int) -> Fan | None:

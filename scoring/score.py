@@ -138,8 +138,13 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
         return invalid(
             profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed"
         )
+    whole = tuple(
+        [set_text(s) for s in reading.sets]
+        if reading.sets is not None
+        else [CODES[t] for t in reading.tiles]
+    )
     fans = [
-        _fan_score(fan, count, reading, profile)
+        _fan_score(fan, count, reading, profile, whole)
         for fan, count in sorted(reading.tally.counts.items())
     ]
     if hand.flower_count:
@@ -166,21 +171,24 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
     )
 
 
-def _fan_score(fan: int, count: int, reading: Reading, profile: Profile) -> FanScore:
+def _fan_score(
+    fan: int, count: int, reading: Reading, profile: Profile, whole: tuple[str, ...]
+) -> FanScore:
     row = ROWS[fan]
-    texts: list[str] = []
-    for use in reading.tally.uses.get(fan, [None]):
-        for text in _describe(use, reading):
-            if text not in texts or fan in (Fan.PURE_DOUBLE_CHOW, Fan.QUADRUPLE_CHOW):
-                texts.append(text)
-    return FanScore(row.id, row.name_en, row.name_zh, profile.points_of(fan), count, tuple(texts))
+    uses = reading.tally.uses.get(fan)
+    if not uses:
+        texts = whole  # a fan of the whole hand uses every set
+    else:
+        seen: list[str] = []
+        for use in uses:
+            for text in _describe(use) if use else whole:
+                if text not in seen or fan in (Fan.PURE_DOUBLE_CHOW, Fan.QUADRUPLE_CHOW):
+                    seen.append(text)
+        texts = tuple(seen)
+    return FanScore(row.id, row.name_en, row.name_zh, profile.points_of(fan), count, texts)
 
 
-def _describe(use: Use, reading: Reading) -> list[str]:
-    if use is None:
-        if reading.sets is not None:
-            return [set_text(s) for s in reading.sets]
-        return [CODES[t] for t in reading.tiles]
+def _describe(use: tuple[object, ...]) -> list[str]:
     out: list[str] = []
     for part in use:
         if isinstance(part, int):

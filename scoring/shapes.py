@@ -7,7 +7,7 @@ at the same tile), because the first of two equally scored decompositions is the
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
 # A set: (kind, tile, melded). A chow is named by its middle tile, like the reference does.
@@ -18,39 +18,43 @@ def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
     """Every split of `counts` into `n_sets` concealed sets plus a pair: [(sets, pair tile)]."""
     found: list[tuple[list[Set], int]] = []
     work = list(counts)
+    present = [t for t in range(34) if counts[t]]
     chosen: list[Set] = []
 
-    def search(start: int, start_kind: int) -> None:
+    def search(start: int, pung_allowed: bool, left: int) -> None:
         if len(chosen) == n_sets:
-            left = [t for t in range(34) if work[t]]
-            if len(left) == 1 and work[left[0]] == 2:
-                found.append((list(chosen), left[0]))
+            pair = next(t for t in present if work[t])
+            if work[pair] == 2:  # two tiles left: a pair only if they are the same
+                found.append((list(chosen), pair))
             return
-        below = 0
-        for t in range(start, 34):
-            below += work[t - 1] if t > start else 0
-            if below > 2:  # tiles left behind can only be the pair
-                return
-            if not work[t]:
+        behind = 0
+        for t in present:
+            if t < start:
                 continue
-            if work[t] >= 3 and (t > start or start_kind == PUNG):
-                work[t] -= 3
+            n = work[t]
+            if not n:
+                continue
+            if behind > 2:  # tiles left behind can only be the pair
+                return
+            if n >= 3 and (t > start or pung_allowed):
+                work[t] = n - 3
                 chosen.append((PUNG, t, False))
-                search(t, PUNG)
+                search(t, True, left - 3)
                 chosen.pop()
-                work[t] += 3
+                work[t] = n
             if t < 27 and t % 9 < 7 and work[t + 1] and work[t + 2]:
-                work[t] -= 1
+                work[t] = n - 1
                 work[t + 1] -= 1
                 work[t + 2] -= 1
                 chosen.append((CHOW, t + 1, False))
-                search(t, CHOW)  # the same tile again: only another chow
+                search(t, False, left - 3)  # the same tile again: only another chow
                 chosen.pop()
-                work[t] += 1
+                work[t] = n
                 work[t + 1] += 1
                 work[t + 2] += 1
+            behind += work[t]
 
-    search(0, PUNG)
+    search(0, True, sum(counts))
     return found
 
 
@@ -98,25 +102,49 @@ def basic_waits(counts: list[int]) -> list[int]:
     as the reference calculator does)."""
     groups = _groups(counts)
     sums = [sum(g) % 3 for g in groups]
+    # A suit left as it is must already be sets (count 0 mod 3) or sets and the pair (2 mod 3);
+    # the winning tile goes to a suit at 1 mod 3 (it becomes the pair's suit) or, when two
+    # suits stand at 2 mod 3, to either of them.
+    if sorted(sums) == [0, 0, 0, 1]:
+        target = sums.index(1)
+        others_ok = all(_suit_complete(g, False) for i, g in enumerate(groups) if i != target)
+        return [9 * target + k for k in _group_waits(groups[target], True)] if others_ok else []
+    if sorted(sums) != [0, 0, 2, 2]:
+        return []
+    if not all(_suit_complete(g, False) for g, s in zip(groups, sums, strict=True) if s == 0):
+        return []
+    twos = [i for i, s in enumerate(sums) if s == 2]
     waits: list[int] = []
-    for g_index, group in enumerate(groups):
-        others = [i for i in range(4) if i != g_index]
-        # The tile must go where it makes the suit's count 0 or 2 mod 3 with one pair overall.
-        new_sum = (sums[g_index] + 1) % 3
-        pattern = sorted([new_sum] + [sums[i] for i in others])
-        if pattern != [0, 0, 0, 2]:
-            continue
-        if not all(_suit_complete(groups[i], sums[i] == 2) for i in others):
-            continue
-        base = 9 * g_index
-        for k in range(len(group)):
-            if not _near(group, k):
-                continue
+    for target, other in (twos, twos[::-1]):
+        if _suit_complete(groups[other], True):
+            waits += [9 * target + k for k in _group_waits(groups[target], False)]
+    return waits
+
+
+@cache
+def _group_waits(group: tuple[int, ...], with_pair: bool) -> tuple[int, ...]:
+    """Which tiles of one suit complete it (suit patterns repeat, so this is cached)."""
+    found = []
+    for k in range(len(group)):
+        if _near(group, k):
             trial = list(group)
             trial[k] += 1
-            if _suit_complete(tuple(trial), new_sum == 2):
-                waits.append(base + k)
-    return waits
+            if _suit_complete(tuple(trial), with_pair):
+                found.append(k)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 16)
+def only_winning_tile(standing: tuple[int, ...], seven_pairs_too: bool) -> bool:
+    """Whether exactly one tile completes these concealed tiles (seven pairs included when
+    nothing is declared). Cached: every reading of a hand asks the same question."""
+    counts = [0] * 34
+    for t in standing:
+        counts[t] += 1
+    waits = set(basic_waits(counts))
+    if waits and seven_pairs_too:
+        waits.update(seven_pairs_waits(counts))
+    return len(waits) == 1
 
 
 def _near(group: tuple[int, ...], k: int) -> bool:

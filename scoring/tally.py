@@ -34,8 +34,13 @@ class Tally:
     dropped: list[Dropped] = field(default_factory=list)
 
     def add(self, fan: int, use: Use = None, n: int = 1) -> None:
-        self.counts[fan] = self.counts.get(fan, 0) + n
-        self.uses.setdefault(fan, []).append(use)
+        counts = self.counts
+        counts[fan] = counts.get(fan, 0) + n
+        if use is not None:  # no use recorded: the fan is about the whole hand
+            if fan in self.uses:
+                self.uses[fan].append(use)
+            else:
+                self.uses[fan] = [use]
 
     def has(self, fan: int) -> bool:
         return self.counts.get(fan, 0) > 0
