@@ -13,7 +13,6 @@ from .hand import Hand, HandError
 from .parse import parse_hand
 from .profiles import MCR_PROFILES, Profile
 from .reading import Reading, best_reading
-from .tally import Use
 from .tile_index import CODES, KNITTED_STRAIGHTS
 
 RULESETS: tuple[str, ...] = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
