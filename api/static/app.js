@@ -11,7 +11,7 @@ const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const CN_NUM = "一二三四五六七八九";
 const CIRCLED = "①②③④⑤⑥⑦⑧⑨";
 const HONORS = { E: "東", S: "南", W: "西", N: "北", C: "中", F: "發", P: "白" };
-const HONOR_EN = { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" };
+const HONOR_EN = { E: "East wind", S: "South wind", W: "West wind", N: "North wind", C: "Red dragon", F: "Green dragon", P: "White dragon" };
 const FLOWERS = { "1h": "梅", "2h": "蘭", "3h": "菊", "4h": "竹", "5h": "春", "6h": "夏", "7h": "秋", "8h": "冬" };
 const ROWS = [
   [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + "m"),
@@ -486,7 +486,8 @@ function renderSheet() {
   const meta = $("sheet-meta");
   meta.textContent = "";
   const rec = state.rec || {};
-  const models = rec.models ? Object.entries(rec.models).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("; ") : t("manual_entry");
+  const card = (v) => (typeof v === "string" ? v : v && v.file ? `${v.file}${v.sha256 ? " sha256:" + v.sha256 : ""}` : JSON.stringify(v));
+  const models = rec.models ? Object.entries(rec.models).map(([k, v]) => `${k}: ${card(v)}`).join("; ") : t("manual_entry");
   const context = [`${t("seat_wind")} ${$("seat_wind").value}`, `${t("prevalent_wind")} ${$("prevalent_wind").value}`]
     .concat(CONTEXT_FLAGS.filter((f) => $(f).checked).map((f) => t(f))).join(", ");
   const rows = [[t("date"), new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC"], [t("rule_set"), $("ruleset").value],
