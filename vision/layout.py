@@ -31,6 +31,8 @@ _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 _CODE_WEIGHT = 0.3
 _ASKEW_DEG = 45.0  # a face-up tile within this of upside down is another player's
 _ROW_REACH = 3.0  # tile heights between the hand's rows (melds or flowers on a second row)
+_HAND_TILES = 14
+_NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
 _GAP = 0.08  # tile widths: a gap this wide separates groups
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
 
@@ -117,6 +119,7 @@ def layout(tiles: Tiles) -> Layout:
     strays = sum(len(g.tiles) for g in groups if g.role == "stray")
     if strays:
         warnings.append(f"{strays} tiles lie apart from the hand or askew and were left out")
+    groups = _fit_count(groups)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     return Layout(
         groups=tuple(groups),
@@ -160,7 +163,7 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
     """Tiles chained by near neighbours at one depth; rows top to bottom, tiles left to right."""
     across = frame.across(geometry.centers)
     along = frame.along(geometry.centers)
-    h = geometry.face_height
+    h, w = geometry.face_height, geometry.face_width
     n = len(across)
     parent = list(range(n))
 
@@ -172,8 +175,10 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
 
     for i in range(n):
         for j in range(i + 1, n):
-            # Half a tile of depth tolerates a sideways tile aligned on the near edge.
-            if abs(across[i] - across[j]) < 0.5 * h and abs(along[i] - along[j]) < 3.0 * h:
+            # Half a tile of depth tolerates a sideways tile aligned on the near edge; tiles
+            # overlapping along the row are in different rows (a row's tiles never overlap).
+            apart_along = 0.75 * w < abs(along[i] - along[j]) < 3.0 * h
+            if abs(across[i] - across[j]) < 0.5 * h and apart_along:
                 parent[find(i)] = find(j)
     rows: dict[int, list[int]] = {}
     for i in range(n):
@@ -360,11 +365,42 @@ def _split_flowers(run: list[int], r: int, tiles: Tiles) -> list[Group]:
     """A run of loose tiles is flowers if, taken together, it more likely is than not.
 
     Decided per run, not per tile: flowers are put aside as a group, so one misread tile must
-    not split a run (its neighbours' evidence outweighs it).
+    not split a run (its neighbours' evidence outweighs it). A tile that is clearly no flower
+    (a winning tile nudged out towards the flowers) leaves the run on its own.
     """
     mass = 0.98 * tiles.probs[run, _FLOWER_SLICE].sum(axis=1).astype(np.float64) + 0.01
-    flower = float(np.log(mass).sum() - np.log(1 - mass).sum()) > 0
-    return [Group("flower" if flower else "concealed", tuple(run), r)]
+    if float(np.log(mass).sum() - np.log(1 - mass).sum()) <= 0:
+        return [Group("concealed", tuple(run), r)]
+    groups: list[Group] = []
+    flowers: list[int] = []
+    for tile, m in zip(run, mass, strict=True):
+        if m < _NO_FLOWER:
+            groups.append(Group("concealed", (tile,), r))
+        else:
+            flowers.append(tile)
+    return [Group("flower", tuple(flowers), r), *groups]
+
+
+def _fit_count(groups: list[Group]) -> list[Group]:
+    """Put lone tiles from the flower rows back among the flowers while the hand has more
+    than 14 tiles: the count, not one tile's reading, decides (a kong counts as 3)."""
+    hand = sum(
+        min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
+        for g in groups
+        if g.role in ("meld", "concealed_kong", "concealed")
+    )
+    flower_rows = {g.row: g for g in groups if g.role == "flower"}
+    out = list(groups)
+    for g in groups:
+        if hand <= _HAND_TILES:
+            break
+        if g.role == "concealed" and len(g.tiles) == 1 and g.row in flower_rows:
+            aside = flower_rows[g.row]
+            merged = Group("flower", (*aside.tiles, *g.tiles), g.row)
+            out = [merged if x is aside else x for x in out if x is not g]
+            flower_rows[g.row] = merged
+            hand -= 1
+    return out
 
 
 def _claimed_from(position: int, length: int) -> str:
@@ -415,7 +451,9 @@ def _choose_winning(
     def separation(g: Group) -> float:
         return min(apart.get(g.tiles[0], np.inf), 2.0)  # another row counts as 2 widths
 
-    ranked = sorted(near, key=lambda g: (-separation(g), distance(g)))
+    # A lone tile in a row of flowers is more likely a misread flower than the winning tile.
+    flower_rows = {g.row for g in groups if g.role == "flower"}
+    ranked = sorted(near, key=lambda g: (g.row in flower_rows, -separation(g), distance(g)))
     winner = ranked[0]
     ambiguity = None
     if len(ranked) > 1 and separation(ranked[1]) > 0.6 * separation(winner):
