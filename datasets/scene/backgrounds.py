@@ -154,4 +154,21 @@ def table_texture(rng: np.random.Generator, kind: str | None = None) -> tuple[np
     if kind is None:
         names = list(WEIGHTS)
         kind = str(rng.choice(names, p=np.array(list(WEIGHTS.values())) / sum(WEIGHTS.values())))
-    return KINDS[kind](rng, TEXTURE_PX), kind
+    texture = KINDS[kind](rng, TEXTURE_PX)
+    if rng.random() < 0.3:
+        _table_edge(rng, texture)
+    return texture, kind
+
+
+def _table_edge(rng: np.random.Generator, texture: np.ndarray) -> None:
+    """Where the playing surface ends: a rim of another material past a straight seam (the
+    raised frame of an automatic table, the edge of a mat), with a lit lip and a dark groove."""
+    size = texture.shape[0]
+    rim = (wood if rng.random() < 0.5 else cloth)(rng, size)
+    if rng.random() < 0.5:  # plastic frames: flat, dark or light
+        rim[:] = np.clip(rng.uniform(20, 230) + rng.normal(0, 8, 3), 0, 255).astype(np.uint8)
+    seam = int(rng.uniform(0.6, 0.9) * size)  # the seam lies off the tiles, towards an edge
+    texture[seam:] = rim[seam:]
+    lip = max(2, int(rng.uniform(2, 8)))
+    texture[seam : seam + lip] = np.clip(texture[seam : seam + lip] * 1.3 + 20, 0, 255)
+    texture[max(seam - lip, 0) : seam] = (texture[max(seam - lip, 0) : seam] * 0.5).astype(np.uint8)

@@ -115,6 +115,8 @@ def camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     scale = max(img.shape[:2]) / 1280  # blur is a share of the frame, not a pixel count
     if rng.random() < 0.35:  # defocus: phones mostly focus well, sometimes on the table
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3) * scale)
+    elif rng.random() < 0.3:  # shallow depth of field: sharp on one band, softer away from it
+        out = _depth_of_field(rng, out, scale)
     if rng.random() < 0.1:  # hand shake
         n = max(2, round(rng.uniform(3, 10) * scale))
         kernel = np.zeros((n, n), np.float32)
@@ -133,6 +135,20 @@ def camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def _depth_of_field(rng: np.random.Generator, img: np.ndarray, scale: float) -> np.ndarray:
+    """Blend towards a blurred copy with the distance from a focus line across the frame."""
+    h, w = img.shape[:2]
+    blurred = cv2.GaussianBlur(img, (0, 0), rng.uniform(1.5, 4.0) * scale)
+    angle = rng.normal(np.pi / 2, 0.3)  # the focus band runs roughly across the picture
+    y, x = np.mgrid[0:LOW, 0:LOW].astype(np.float32) / LOW - 0.5
+    distance = np.abs(x * np.cos(angle) + y * np.sin(angle) - rng.uniform(-0.2, 0.2))
+    weight = np.clip((distance - 0.1) * rng.uniform(1.5, 4.0), 0, 1)
+    alpha = (_upscale(weight, (h, w)) * 255).astype(np.uint8)
+    alpha3 = cv2.merge([alpha, alpha, alpha])
+    sharp = cv2.multiply(img, 255 - alpha3, scale=1 / 255)
+    return cv2.add(sharp, cv2.multiply(blurred, alpha3, scale=1 / 255))
 
 
 def _sensor_noise(rng: np.random.Generator, img: np.ndarray, sigma: float) -> np.ndarray:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from datasets.scene import KINDS, render_scene
+from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile, standing_pose
 from datasets.scene.camera import frame_layout
 
@@ -192,3 +193,10 @@ def test_a_standing_tile_shows_its_face_from_the_front_and_its_back_from_behind(
     assert (drawn.facing > 0) == face_seen
     red = (canvas[..., 2] > 100) & (canvas[..., 0] < 60) & (canvas[..., 1] < 60)
     assert red.any() == face_seen
+
+
+@pytest.mark.parametrize("kind", ["felt", "wood", "cloth", "stone", "paper", "clutter"])
+def test_every_table_top_is_a_textured_square(kind: str) -> None:
+    texture, drawn = table_texture(np.random.default_rng(1), kind)
+    assert drawn == kind and texture.shape == (TEXTURE_PX, TEXTURE_PX, 3)
+    assert texture.dtype == np.uint8 and texture.std() > 2  # not a flat colour
