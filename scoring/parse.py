@@ -42,6 +42,32 @@ def _tiles(value: object, pointer: str) -> tuple[str, ...]:
 
 
 def _meld(value: object, pointer: str) -> Meld:
+    """A checked meld; the same meld seen again is answered from memory (melds are few)."""
+    if type(value) is not dict:
+        return _check_meld(value, pointer)
+    tiles, concealed = value.get("tiles"), value.get("concealed", False)
+    if type(tiles) is not list or (concealed is not True and concealed is not False):
+        return _check_meld(value, pointer)
+    key = (
+        value.get("type"),
+        *tiles,
+        concealed,
+        value.get("claimed_from"),
+        value.get("claimed_tile"),
+    )
+    try:
+        meld = _MELDS.get(key)
+    except TypeError:  # something unhashable: let the checks name it
+        return _check_meld(value, pointer)
+    if meld is None:
+        meld = _MELDS[key] = _check_meld(value, pointer)
+    return meld
+
+
+_MELDS: dict[tuple[object, ...], Meld] = {}
+
+
+def _check_meld(value: object, pointer: str) -> Meld:
     if not isinstance(value, Mapping):
         raise HandError("a meld is an object with type and tiles", pointer)
     kind = value.get("type")
