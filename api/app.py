@@ -91,6 +91,9 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
         default_response_class=PlainJSONResponse,
+        # FastAPI's Swagger UI and ReDoc load from a CDN; /docs is our offline reader instead.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.host = host
     app.state.limits = limits
@@ -103,6 +106,10 @@ def create_app(
         if not index.is_file():
             raise Problem(NOT_FOUND, "the web page is not bundled in this build")
         return FileResponse(index, media_type="text/html; charset=utf-8")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Response:
+        return FileResponse(STATIC / "docs.html", media_type="text/html; charset=utf-8")
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
