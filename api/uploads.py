@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import Request
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
+from starlette.requests import ClientDisconnect
 
 from api.limits import MIB, Limits
 from api.problems import BAD_JSON, BAD_MULTIPART, BAD_REQUEST, TOO_LARGE, UNSUPPORTED_MEDIA, Problem
@@ -47,11 +48,15 @@ async def capped_stream(request: Request, cap: int, what: str) -> AsyncGenerator
     """The request body, chunk by chunk; raises 413 as soon as more than `cap` bytes came."""
     _check_declared_length(request, cap, what)
     seen = 0
-    async for chunk in request.stream():
-        seen += len(chunk)
-        if seen > cap:
-            raise Problem(TOO_LARGE, f"{what} is over the limit of {_size(cap)}")
-        yield chunk
+    try:
+        async for chunk in request.stream():
+            seen += len(chunk)
+            if seen > cap:
+                raise Problem(TOO_LARGE, f"{what} is over the limit of {_size(cap)}")
+            yield chunk
+    except ClientDisconnect:
+        # Nobody is left to answer; a problem (not the catch-all) keeps the log quiet.
+        raise Problem(BAD_REQUEST, f"the client went away after {_size(seen)}") from None
 
 
 async def read_json(request: Request, limits: Limits) -> Any:

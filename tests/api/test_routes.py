@@ -220,3 +220,31 @@ def test_oversized_upload_is_refused_while_streaming(chunked: bool) -> None:
     assert response.headers["content-type"] == PROBLEM
     if chunked:
         assert sent <= cap + 2 * 64 * 1024  # stopped at the cap, not after 25 MiB
+
+
+def test_client_gone_mid_upload_is_a_400_not_the_catch_all() -> None:
+    app = create_app(recognizer_factory=ReplayRecognizer, limits=TEST_LIMITS)
+    head = b"--b\r\nContent-Disposition: form-data; name=photo; filename=a.jpg\r\n\r\n\xff\xd8"
+    messages = [{"type": "http.request", "body": head, "more_body": True}]
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/v1/recognize",
+        "headers": [(b"content-type", b"multipart/form-data; boundary=b")],
+        "query_string": b"",
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("test", 80),
+        "client": ("client", 1),
+        "root_path": "",
+    }
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == 400
