@@ -81,6 +81,8 @@ class FaceSet:
         )
         if self.dark_paper is not None:
             self.ivory = np.asarray(self.dark_paper, np.float32)
+        # How much the face darkens where it rounds over into the sides, for this set.
+        self.bevel = float(np.random.default_rng(style_seed).uniform(0.0, 0.18))
 
     def _raw(self, code: str) -> np.ndarray:
         if self._src is None:
@@ -90,7 +92,8 @@ class FaceSet:
 
     def face(self, code: str) -> np.ndarray:
         if code not in self._cache:
-            self._cache[code] = self._on_ivory(self._raw(code))
+            art = self._on_ivory(self._raw(code))
+            self._cache[code] = _bevelled(art, self.bevel)
         return self._cache[code]
 
     def _on_ivory(self, art: np.ndarray) -> np.ndarray:
@@ -113,3 +116,15 @@ def _paper(art: np.ndarray) -> np.ndarray:
         ]
     )
     return np.median(border, axis=0).astype(np.float32)
+
+
+def _bevelled(art: np.ndarray, strength: float) -> np.ndarray:
+    """Darken the face's outer band: real faces round over at their edges and catch less light."""
+    if strength <= 0:
+        return art
+    h, w = art.shape[:2]
+    band = 0.06 * min(h, w)
+    y, x = np.ogrid[0:h, 0:w]
+    edge = np.minimum(np.minimum(x + 0.5, w - x - 0.5), np.minimum(y + 0.5, h - y - 0.5))
+    gain = 1.0 - strength * np.clip(1.0 - edge / band, 0.0, 1.0) ** 2
+    return (art * gain[..., None].astype(np.float32)).astype(np.uint8)
