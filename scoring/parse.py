@@ -35,7 +35,7 @@ def _tiles(value: object, pointer: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)):
         raise HandError("expected a list of tile codes", pointer)
     tiles = tuple(value)
-    if not PLAYING_SET.issuperset(tiles):  # the common case costs one set test
+    if not all(type(t) is str for t in tiles) or not PLAYING_SET.issuperset(tiles):
         for i, v in enumerate(tiles):
             _tile(v, f"{pointer}/{i}")
     return tiles
@@ -71,7 +71,7 @@ def _check_meld(value: object, pointer: str) -> Meld:
     if not isinstance(value, Mapping):
         raise HandError("a meld is an object with type and tiles", pointer)
     kind = value.get("type")
-    if kind not in MELD_SIZE:
+    if not isinstance(kind, str) or kind not in MELD_SIZE:
         raise HandError(f"meld type {kind!r} is not chow, pung or kong", f"{pointer}/type")
     tiles = tuple(sorted(_tiles(value.get("tiles"), f"{pointer}/tiles"), key=ORDER.__getitem__))
     if len(tiles) != MELD_SIZE[kind]:
@@ -102,7 +102,7 @@ def _check_meld(value: object, pointer: str) -> Meld:
     claimed_from = value.get("claimed_from")
     if claimed_from is not None:
         why = None
-        if claimed_from not in SIDES:
+        if not isinstance(claimed_from, str) or claimed_from not in SIDES:
             why = "claimed_from is left, opposite or right"
         elif kind == "chow" and claimed_from != "left":
             why = "a chow can only be claimed from the left (上家)"
@@ -111,7 +111,9 @@ def _check_meld(value: object, pointer: str) -> Meld:
         if why:
             raise HandError(why, f"{pointer}/claimed_from")
     claimed_tile = value.get("claimed_tile")
-    if claimed_tile is not None and (kind != "chow" or claimed_tile not in tiles):
+    if claimed_tile is not None and (
+        kind != "chow" or not isinstance(claimed_tile, str) or claimed_tile not in tiles
+    ):
         raise HandError("claimed_tile names one of a chow's own tiles", f"{pointer}/claimed_tile")
     side: Side | None = claimed_from if claimed_from in SIDES else None
     meld_kind: MeldKind = kind
@@ -128,7 +130,7 @@ def _flowers(value: object) -> tuple[tuple[str, ...], int]:
     if not isinstance(value, list | tuple):
         raise HandError("flowers is a list of flower codes (1h-8h) or a count", "/flowers")
     for i, v in enumerate(value):
-        if v not in FLOWERS:
+        if not isinstance(v, str) or v not in FLOWERS:
             raise HandError(f"{v!r} is not a flower code (1h-8h)", f"/flowers/{i}")
     if len(set(value)) != len(value):
         raise HandError("each flower exists once", "/flowers")
@@ -165,7 +167,7 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
     winds = {}
     for name in ("seat_wind", "prevalent_wind"):
         wind = data.get(name, "E")
-        if wind not in WINDS:
+        if not isinstance(wind, str) or wind not in WINDS:
             raise HandError(f"{name} is one of E S W N, not {wind!r}", f"/{name}")
         winds[name] = wind
     flowers, flower_count = _flowers(data.get("flowers", []))

@@ -105,7 +105,7 @@ def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
     Example:
         >>> from scoring import parse_notation, score
         >>> score(parse_notation("123m456m789m123p55s", self_drawn=True)).total
-        26
+        24
     """
     if ruleset not in RULESETS:
         return invalid(
@@ -115,6 +115,8 @@ def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
         parsed = hand if isinstance(hand, Hand) else parse_hand(hand)
     except HandError as exc:
         return invalid(ruleset, exc.message, exc.pointer)
+    except (TypeError, ValueError, AttributeError) as exc:  # a shape no check foresaw
+        return invalid(ruleset, f"cannot read this hand: {type(exc).__name__}: {exc}")
     profile = MCR_PROFILES.get(ruleset)
     if profile is None:
         return _score_other(parsed, ruleset)
