@@ -14,7 +14,7 @@ from typing import Any
 
 from scoring.hand import Hand, HandError
 from scoring.parse import parse_hand
-from scoring.score import FanScore, Score, invalid
+from scoring.score import Exclusion, FanScore, Score, invalid
 
 Set = tuple[str, ...]  # three tiles (chow or pung) or four (kong)
 
@@ -35,6 +35,7 @@ def make_score(
     fans: list[tuple[Row, int]],
     payments: dict[str, int | None],
     flower_points: int = 0,
+    excluded: list[Exclusion] | None = None,
 ) -> Score:
     """The MCR scorer's `Score`, so every rule set answers one shape (DESIGN.md)."""
     return Score(
@@ -43,6 +44,7 @@ def make_score(
         total=total,
         meets_minimum=True,  # none of these rule sets has a minimum beyond a legal win
         fans=tuple(FanScore(r.id, r.name_en, r.name_zh, r.points, n, ()) for r, n in fans),
+        excluded=tuple(excluded or ()),
         flower_points=flower_points,
         payments=payments,
     )
@@ -141,4 +143,4 @@ def payments(total: int, hand: Hand, robbed_pays_all: bool = False) -> dict[str,
     return {"winner": total, "discarder": -total, "others": 0}
 
 
-__all__ = ["Hand", "HandError", "Row", "Score", "Set", "invalid"]
+__all__ = ["Exclusion", "Hand", "HandError", "Row", "Score", "Set", "invalid"]

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .common import (
+    Exclusion,
     Hand,
     HandError,
     Row,
@@ -65,35 +66,38 @@ def _refusal(hand: Hand) -> str | None:
     return None
 
 
-def _regular_base(sets: list[Set], pair: str, flush: bool) -> Row:
-    """The highest base pattern of one four-sets-and-a-pair reading."""
+def _regular_patterns(sets: list[Set], pair: str, flush: bool) -> list[Row]:
+    """Every base pattern one four-sets-and-a-pair reading shows (平胡 always)."""
     pungs = all(is_pung(s) for s in sets)
     ends = all(any(rank_of(t) in (1, 9) for t in s) for s in sets) and rank_of(pair) in (1, 9)
-    candidates = [PLAIN]
+    shown = [PLAIN]
     if pungs:
-        candidates.append(PURE_PUNGS if flush else ALL_PUNGS)
+        shown += [ALL_PUNGS, PURE_PUNGS] if flush else [ALL_PUNGS]
         if all(rank_of(s[0]) in (2, 5, 8) for s in sets) and rank_of(pair) in (2, 5, 8):
-            candidates.append(TWO_FIVE_EIGHT)
+            shown.append(TWO_FIVE_EIGHT)
     if ends:
-        candidates.append(PURE_TERMINALS if flush else TERMINALS_IN_ALL)
-    if flush:
-        candidates.append(FULL_FLUSH)
-    return max(candidates, key=lambda r: r.points)
+        shown += [TERMINALS_IN_ALL, PURE_TERMINALS] if flush else [TERMINALS_IN_ALL]
+    return shown + [FULL_FLUSH] * flush
 
 
-def _base(hand: Hand) -> tuple[Row, bool] | None:
-    """(best base pattern, whether its four of a kind already pays a 根), or None: no win."""
+def _seven_pairs_patterns(quads: bool, flush: bool) -> list[Row]:
+    return [SEVEN_PAIRS] + [DRAGON_SEVEN_PAIRS] * quads + [FULL_FLUSH, PURE_SEVEN_PAIRS] * flush
+
+
+def _best(hand: Hand) -> tuple[list[Row], bool] | None:
+    """The patterns of the highest reading, its best first, and whether that best is 龙七对
+    (whose four of a kind pays no extra 根: "subtract 1"); None: not a winning hand."""
     flush = len({suit_of(t) for t in all_tiles(hand)}) == 1
-    best: tuple[Row, bool] | None = None
+    readings: list[tuple[list[Row], bool]] = []
     if seven_pairs(hand):
         quads = four_of_a_kind(hand) > 0
-        row = PURE_SEVEN_PAIRS if flush else DRAGON_SEVEN_PAIRS if quads else SEVEN_PAIRS
-        best = (row, quads and not flush)  # 龙七对 "subtract 1": its four pays no extra 根
-    for sets, pair in arrangements(hand):
-        row = _regular_base(sets, pair, flush)
-        if best is None or row.points > best[0].points:
-            best = (row, False)
-    return best
+        readings.append((_seven_pairs_patterns(quads, flush), quads and not flush))
+    readings += [(_regular_patterns(sets, pair, flush), False) for sets, pair in arrangements(hand)]
+    if not readings:
+        return None
+    shown, quad_paid = max(readings, key=lambda r: max(row.points for row in r[0]))
+    shown.sort(key=lambda row: -row.points)  # stable: the text's order breaks ties
+    return shown, quad_paid and shown[0] is DRAGON_SEVEN_PAIRS
 
 
 def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
@@ -105,11 +109,13 @@ def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
     reason = _refusal(checked)
     if reason:
         return invalid(RULESET, reason)
-    found = _base(checked)
+    found = _best(checked)
     if found is None:
         return invalid(RULESET, "not a winning hand (four sets and a pair, or seven pairs)")
-    base, quad_paid = found
+    (base, *lower), quad_paid = found
     fans: list[tuple[Row, int]] = [(base, 1)]
+    # base patterns do not add up: the others shown are left out for the highest one
+    excluded = [Exclusion(row.id, base.id, "highest-only") for row in lower if row is not PLAIN]
     if checked.kong_replacement:
         fans.append((KONG_BLOOM, 1))
     if checked.robbing_kong:
@@ -118,4 +124,4 @@ def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
     if roots > 0:
         fans.append((ROOT, roots))
     total = min(CAP, sum(row.points * n for row, n in fans))
-    return make_score(RULESET, total, fans, payments=payments(2**total, checked))
+    return make_score(RULESET, total, fans, payments(2**total, checked), excluded=excluded)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from scoring.generate import generate_hands
 from scoring.other import OTHER_RULESETS, score_other
 
 
@@ -98,6 +99,13 @@ def test_sichuan_root_adds_and_the_cap_holds() -> None:
     # 平胡 0 + 抢杠 1 = 1: the robbed 6p is a tile the winner holds no copy of
     robbed = hand("123456789m45p99p", "6p", robbing_kong=True)
     assert result(robbed, "sichuan")["total"] == 1
+
+
+def test_sichuan_lists_the_patterns_it_leaves_out() -> None:
+    # "only the maximum number is calculated": 清对 stands for 清一色 and 对对胡
+    out = result(hand("1113335557779s", "9s"), "sichuan")
+    left_out = {(e["id"], e["because_of"], e["rule"]) for e in out["excluded"]}
+    assert left_out == {(2, 6, "highest-only"), (3, 6, "highest-only")}
 
 
 @pytest.mark.parametrize(
@@ -222,3 +230,23 @@ def test_bad_input_answers_invalid_never_raises(ruleset: str) -> None:
 
 def test_unknown_ruleset() -> None:
     assert not score_other(hand("234456p7p345789s", "7p"), "riichi").valid
+
+
+@pytest.mark.parametrize("ruleset", OTHER_RULESETS)
+def test_generated_hands_score_or_are_refused_with_a_reason(ruleset: str) -> None:
+    valid = 0
+    for h in generate_hands(3, 1500):
+        out = score_other(h, ruleset).to_json()
+        if not out["valid"]:
+            assert out["error"]
+            continue
+        valid += 1
+        share = -out["payments"]["others"] if h["self_drawn"] else out["payments"]["winner"]
+        assert out["payments"]["winner"] == share * (3 if h["self_drawn"] else 1)
+        if ruleset == "sichuan":
+            assert 0 <= out["total"] <= 3 and share == 2 ** out["total"]
+        elif ruleset == "shanghai":
+            assert out["total"] >= 2 and (out["total"] <= 10 or out["total"] % 10 == 0)
+        else:
+            assert out["total"] == sum(f["points"] * f["count"] for f in out["fans"])
+    assert valid > 50  # the generator's hands reach every rule set
