@@ -168,6 +168,8 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
         "review": result.review,
         "reasons": result.review_reasons,
         "confidence": result.decoded.confidence,
+        "plausibility": result.decoded.plausibility,
+        "ambiguous": result.layout.ambiguity is not None,
         "changes": len(result.decoded.changes),
         "tiles_seen": len(result.tiles),
         "tiles_labelled": n_labels,

@@ -26,7 +26,7 @@ from vision.layout import Group, Layout
 from vision.shape import is_winning
 from vision.types import Tiles
 
-TOP_K = 4  # codes tried per loose tile
+TOP_K = 6  # codes tried per loose tile
 MELD_OPTIONS = 6  # codes tried per meld
 # A little uniform mass: a tile the classifier misread with confidence can still be corrected.
 _UNIFORM_SHARE = 0.01

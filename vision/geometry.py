@@ -88,10 +88,11 @@ class Frame:
         return projected.min(axis=1), projected.max(axis=1)
 
     def quarter_turned(self, geometry: TileGeometry) -> npt.NDArray[np.bool_]:
-        """Tiles whose top edge runs across the row rather than along it."""
-        with_row = np.abs(geometry.rights @ self.right)
-        across_row = np.abs(geometry.rights @ self.up)
-        return np.asarray(across_row > with_row, dtype=np.bool_)
+        """Tiles whose face runs across the row: their up-edge lies along the row and their
+        top edge across it. Both edges vote, since perspective and corner noise can skew one."""
+        along_row = np.abs(geometry.ups @ self.right) + np.abs(geometry.rights @ self.up)
+        with_row = np.abs(geometry.ups @ self.up) + np.abs(geometry.rights @ self.right)
+        return np.asarray(along_row > with_row, dtype=np.bool_)
 
 
 def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str]]:
