@@ -133,7 +133,8 @@ def paper(rng: np.random.Generator, size: int) -> np.ndarray:
 def clutter(rng: np.random.Generator, size: int) -> np.ndarray:
     """Any table top with everyday things on it: phones, coins, cups, sticks, score sheets."""
     img = TABLES[rng.integers(5)](rng, size)
-    scatter_props(rng, img, px_per_mm=1 / CLUTTER_MM_PER_TEXEL, count=int(rng.integers(3, 12)))
+    px_per_mm = size / TEXTURE_PX / CLUTTER_MM_PER_TEXEL  # smaller textures stand for the same mm
+    scatter_props(rng, img, px_per_mm=px_per_mm, count=int(rng.integers(3, 12)))
     return img
 
 
@@ -149,12 +150,17 @@ KINDS = {
 WEIGHTS = {"felt": 0.3, "wood": 0.25, "cloth": 0.12, "stone": 0.1, "paper": 0.06, "clutter": 0.17}
 
 
-def table_texture(rng: np.random.Generator, kind: str | None = None) -> tuple[np.ndarray, str]:
-    """A square BGR texture of the table top and the kind drawn."""
+def table_texture(
+    rng: np.random.Generator, kind: str | None = None, px: int = TEXTURE_PX
+) -> tuple[np.ndarray, str]:
+    """A square BGR texture of the table top (`px` on a side) and the kind drawn.
+
+    Small pictures get small textures: a texel stays about a pixel near the tiles.
+    """
     if kind is None:
         names = list(WEIGHTS)
         kind = str(rng.choice(names, p=np.array(list(WEIGHTS.values())) / sum(WEIGHTS.values())))
-    texture = KINDS[kind](rng, TEXTURE_PX)
+    texture = KINDS[kind](rng, px)
     if rng.random() < 0.3:
         _table_edge(rng, texture)
     return texture, kind

@@ -142,17 +142,19 @@ def _light(rng: np.random.Generator) -> Light:
 
 def _table(rng: np.random.Generator, cam: Camera, centre: np.ndarray) -> tuple[np.ndarray, str]:
     """The table texture laid on the z = 0 plane through the camera."""
-    texture, kind = table_texture(rng)
+    px = int(np.clip(max(cam.size) * 0.8, 256, TEXTURE_PX)) // 32 * 32
+    texture, kind = table_texture(rng, None, px)
     mm = rng.uniform(0.2, 0.55)  # table millimetres per texel: about a pixel near the tiles
     if kind == "clutter":  # props are drawn to scale
         mm = CLUTTER_MM_PER_TEXEL
+    mm *= TEXTURE_PX / px
     angle = rng.uniform(0, 2 * np.pi)
     c, s = np.cos(angle), np.sin(angle)
     # texel -> world (x, y, 1) on the table, centred on the layout, turned at random
     texel_to_world = np.array(
         [[c * mm, -s * mm, centre[0]], [s * mm, c * mm, centre[1]], [0, 0, 1]]
     )
-    texel_to_world[:2, 2] -= texel_to_world[:2, :2] @ np.array([TEXTURE_PX / 2, TEXTURE_PX / 2])
+    texel_to_world[:2, 2] -= texel_to_world[:2, :2] @ np.array([px / 2, px / 2])
     k = np.array([[cam.focal, 0, cam.center[0]], [0, cam.focal, cam.center[1]], [0, 0, 1]])
     t = -cam.rotation @ cam.position
     world_to_image = k @ np.column_stack([cam.rotation[:, 0], cam.rotation[:, 1], t])
