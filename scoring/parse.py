@@ -19,6 +19,7 @@ KEYS = {
 }  # fmt: skip
 FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
+MELD_KINDS: dict[str, MeldKind] = {"chow": "chow", "pung": "pung", "kong": "kong"}
 ORDER = {code: i for i, code in enumerate(PLAYING)}
 PLAYING_SET = frozenset(PLAYING)
 
@@ -116,8 +117,7 @@ def _check_meld(value: object, pointer: str) -> Meld:
     ):
         raise HandError("claimed_tile names one of a chow's own tiles", f"{pointer}/claimed_tile")
     side: Side | None = claimed_from if claimed_from in SIDES else None
-    meld_kind: MeldKind = kind
-    return Meld(meld_kind, tiles, concealed, side, claimed_tile)
+    return Meld(MELD_KINDS[kind], tiles, concealed, side, claimed_tile)
 
 
 def _flowers(value: object) -> tuple[tuple[str, ...], int]:
