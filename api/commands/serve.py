@@ -7,6 +7,7 @@ One process on purpose: it loads the models once and bounds its own recognizer c
 from __future__ import annotations
 
 import argparse
+import logging
 import socket
 
 from api.cli import CliError
@@ -44,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     _check_bindable(args.host, args.port)
+    # Our own messages (models loaded, incidents) in uvicorn's style, at its level.
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(levelname)-9s %(name)s: %(message)s"
+    )
     print(f"mjlens: serving the page and API on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(
         "api.app:create_app",
