@@ -114,3 +114,84 @@ def test_cli_reports_a_missing_model_in_one_line(
 def test_describe_prints_hand_and_score() -> None:
     text = describe(interpret(_tiles(), {"seat_wind": "W"}).to_json())
     assert "Hand: concealed" in text and "points" in text and "Review: no" in text
+
+
+class _FakeDetector:
+    """Stands in for the ONNX detector: the hand laid out in original-photo pixels."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def detect(self, photo: Any) -> Tiles:
+        ann = lay_out_hand(HAND, angle_deg=90.0, tile_width=120.0)
+        for a in ann:  # centre the table in the 3000 x 2400 photo
+            a["corners"] = [[x - 500, y - 800] for x, y in a["corners"]]
+        tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+        tiles.probs[:] = 0.0
+        return tiles
+
+
+class _FakeClassifier:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def classify(self, photo: Any, tiles: Tiles) -> Tiles:
+        ann = lay_out_hand(HAND, angle_deg=90.0)
+        codes = ["back" if a["face_down"] else a["code"] for a in ann]
+        tiles.probs = simulated_probs(codes, np.random.default_rng(1), (40.0, 41.0))
+        return tiles
+
+
+@pytest.fixture
+def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    import sys
+    import types
+
+    for name, cls in (("vision.detect", _FakeDetector), ("vision.classify", _FakeClassifier)):
+        module = types.ModuleType(name)
+        setattr(module, "Detector" if "detect" in name else "Classifier", cls)
+        monkeypatch.setitem(sys.modules, name, module)
+    detector, classifier = tmp_path / "d.onnx", tmp_path / "c.onnx"
+    detector.write_bytes(b"d")
+    classifier.write_bytes(b"c")
+    return detector, classifier
+
+
+def _photo(tmp_path: Path) -> Path:
+    import cv2
+
+    path = tmp_path / "win.jpg"
+    cv2.imwrite(str(path), np.full((2400, 3000, 3), 90, np.uint8))
+    return path
+
+
+def test_recognizer_runs_every_stage_and_reports_original_pixels(
+    fake_models: tuple[Path, Path], tmp_path: Path
+) -> None:
+    result = Recognizer(*fake_models).recognize(_photo(tmp_path), {"seat_wind": "W"})
+    data = result.to_json()
+    assert data["hand"]["winning_tile"] == "W" and data["score"]["valid"]
+    assert set(data["timings_ms"]) >= {"load", "detect", "classify", "layout", "decode"}
+    assert data["models"]["detector"]["file"] == "d.onnx" and len(data["sha256"]) == 64
+    boxes = _FakeDetector(Path()).detect(None).xyxy  # the detector's, in original pixels
+    assert np.allclose([t["box"] for t in data["tiles"]], boxes, atol=0.06)
+    assert result.photo is not None and result.photo.scale == pytest.approx(3000 / 2048)
+
+
+def test_cli_json_and_annotation(
+    fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import cv2
+
+    out = tmp_path / "drawn.png"
+    detector, classifier = fake_models
+    args = ["recognize", str(_photo(tmp_path)), "--json", "--seat", "w", "--annotate", str(out)]
+    code = main([*args, "--detector", str(detector), "--classifier", str(classifier)])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand"]["seat_wind"] == "W"
+    drawn = cv2.imread(str(out))
+    assert drawn is not None and drawn.shape[1] == 2048
+    assert (drawn != 90).any()  # something was drawn
