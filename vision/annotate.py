@@ -8,7 +8,8 @@ import numpy.typing as npt
 
 from vision.pipeline import Recognition
 
-_ROLE_COLOURS = {  # BGR
+Colour = tuple[int, int, int]
+_ROLE_COLOURS: dict[str, Colour] = {  # BGR
     "concealed": (60, 180, 60),
     "winning": (0, 200, 255),
     "meld": (255, 140, 0),
@@ -39,26 +40,19 @@ def annotate(
         cv2.polylines(out, [quad], True, colour, thick)
         code = result.decoded.codes[i]
         changed = any(c.tile == i for c in result.decoded.changes)
-        label = f"{code}*" if changed else code
-        x, y = int(quad[:, 0].min()), int(quad[:, 1].min()) - 3 * thick
-        cv2.putText(
-            out,
-            label,
-            (x, max(y, 12)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.45 * thick,
-            (0, 0, 0),
-            thick * 3,
-            cv2.LINE_AA,
-        )
-        cv2.putText(
-            out,
-            label,
-            (x, max(y, 12)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.45 * thick,
-            colour,
-            thick,
-            cv2.LINE_AA,
-        )
+        _label(out, f"{code}*" if changed else code, quad, colour)
     return out
+
+
+def _label(
+    out: npt.NDArray[np.uint8], text: str, quad: npt.NDArray[np.int32], colour: Colour
+) -> None:
+    """The code in the middle of the tile, on a dark box so it reads on any face."""
+    size = float(np.linalg.norm(quad[1] - quad[0]))
+    scale = max(0.4, size / 70)
+    thick = max(1, round(scale * 1.5))
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    cx, cy = quad.mean(axis=0).astype(int)
+    x, y = int(cx - w / 2), int(cy + h / 2)
+    cv2.rectangle(out, (x - 2, y - h - 3), (x + w + 2, y + 3), (0, 0, 0), -1)
+    cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
