@@ -54,10 +54,13 @@ def draw_bamboo(
         return
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    thick = w * float(rng.uniform(0.07, 0.12)) * (0.85 if rank in (6, 7, 8, 9) else 1.0)
-    design = int(rng.integers(3))
+    thick = w * float(rng.uniform(0.08, 0.14)) * (0.85 if rank in (6, 7, 8, 9) else 1.0)
+    design = int(rng.integers(4))
     mono = rng.random() < 0.3  # some sets print every stick green
+    flip_eight = rank == 8 and rng.random() < 0.5  # W over M as often as M over W
     for u, v, length, tilt, role in LAYOUTS[rank]:
+        if flip_eight:
+            v, tilt = 1 - v, -tilt
         if mono and role == "b":
             role = "g"
         if style.japanese and rank == 5 and rng.random() < 0.5:
@@ -87,23 +90,34 @@ def _stick(
     design: int,
 ) -> None:
     a = math.radians(tilt)
-    dx, dy = math.sin(a) * length / 2, math.cos(a) * length / 2
-    top, bottom = (cx - dx, cy - dy), (cx + dx, cy + dy)
-    canvas.line([top, bottom], colour, thick)
+    ux, uy = math.sin(a), math.cos(a)  # unit vector along the stick, top to bottom
+
+    def at(t: float) -> tuple[float, float]:  # t in [-1, 1] from top to bottom end
+        return cx + ux * t * length / 2, cy + uy * t * length / 2
+
     bg = style.background
+    if design >= 2:  # beaded canes: bulging segments pinched at the nodes, as most sets print
+        segments = 3 if length > thick * 4.5 else 2
+        seg = 2.0 / segments
+        for k in range(segments):
+            mid = -1 + seg * (k + 0.5)
+            mx, my = at(mid)
+            canvas.ellipse(mx, my, thick * 0.55, length / segments * 0.5, -tilt, colour)
+            if design == 3:  # outlined: a light core inside each bead
+                canvas.ellipse(mx, my, thick * 0.25, length / segments * 0.36, -tilt, bg)
+        for k in range(segments + 1):
+            nx, ny = at(-1 + seg * k if 0 < k < segments else (-0.97 if k == 0 else 0.97))
+            px, py = uy * thick * 0.45, -ux * thick * 0.45
+            canvas.line([(nx - px, ny - py), (nx + px, ny + py)], colour, thick * 0.3)
+        return
+    canvas.line([at(-1), at(1)], colour, thick)
     if design == 0:  # hollow stick with a light core line
-        canvas.line(
-            [(cx - dx * 0.8, cy - dy * 0.8), (cx + dx * 0.8, cy + dy * 0.8)], bg, thick * 0.3
-        )
-    elif design == 1:  # two segments
-        canvas.line(
-            [(cx - dx * 0.85, cy - dy * 0.85), (cx - dx * 0.1, cy - dy * 0.1)], bg, thick * 0.35
-        )
-        canvas.line(
-            [(cx + dx * 0.1, cy + dy * 0.1), (cx + dx * 0.85, cy + dy * 0.85)], bg, thick * 0.35
-        )
+        canvas.line([at(-0.8), at(0.8)], bg, thick * 0.3)
+    else:  # two segments
+        canvas.line([at(-0.85), at(-0.1)], bg, thick * 0.35)
+        canvas.line([at(0.1), at(0.85)], bg, thick * 0.35)
     # nodes: wider bands at the ends and the middle, as on a real bamboo cane
-    for t in (-1.0, 0.0, 1.0):
-        nx, ny = cx + dx * t * 0.92, cy + dy * t * 0.92
-        px, py = math.cos(a) * thick * 0.7, -math.sin(a) * thick * 0.7
+    for t in (-0.92, 0.0, 0.92):
+        nx, ny = at(t)
+        px, py = uy * thick * 0.7, -ux * thick * 0.7
         canvas.line([(nx - px, ny - py), (nx + px, ny + py)], colour, thick * 0.45)
