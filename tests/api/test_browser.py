@@ -226,3 +226,23 @@ def test_manual_entry_with_the_picker(server: str, browser: Any) -> None:
     first = browser.find_element("css selector", "#fans tbody .first").text
     assert any("\u4e00" <= ch <= "\u9fff" for ch in first), first
     _shot(browser, "6-chinese")
+
+
+@pytest.mark.parametrize(
+    "notation",
+    ["[567m,2][999s,3][EEEE]123pCC", "[CCC][FFF,1]PP123m78s9s", "19m19p19sESWNCFPP"],
+    ids=["melds-and-kong", "dragons", "thirteen-orphans"],
+)
+def test_typed_notation_scores_like_the_python_parser(
+    server: str, browser: Any, notation: str
+) -> None:
+    from scoring import parse_notation, score
+
+    expected = score(parse_notation(notation)).to_json()
+    browser.get(server)
+    _click(browser, "#manual")
+    _click(browser, "#picker .close")
+    browser.find_element("id", "notation").send_keys(notation)
+    _click(browser, "#notation-set")
+    want = str(expected["total"]) if expected["valid"] else "✗"
+    _wait(browser, lambda d: _total(d) == want)
