@@ -2,7 +2,7 @@
 PY ?= python3
 STAMP := .cache/installed.stamp
 
-.PHONY: install serve test lint typecheck pytest art bench
+.PHONY: install serve test lint typecheck pytest art browser bench
 
 $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[api,train,dev]'
@@ -14,6 +14,10 @@ install: $(STAMP)
 art:
 	@if [ -x scripts/fetch_art.sh ]; then scripts/fetch_art.sh; fi
 
+# Debian's Chromium and ChromeDriver for the real-browser test (no-op when present).
+browser:
+	scripts/install_browser.sh
+
 serve: install
 	mjlens serve
 
@@ -24,7 +28,7 @@ lint: install
 typecheck: install
 	mypy scoring vision
 
-pytest: install art
+pytest: install art browser
 	$(PY) -m pytest -q
 
 test: lint typecheck pytest
