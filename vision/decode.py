@@ -38,6 +38,7 @@ _CHOWS = tuple(
     tuple(PLAYING.index(f"{r + k}{s}") for k in range(3)) for s in "mps" for r in range(1, 8)
 )
 _PERMUTATIONS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+_DOUBTFUL = 0.5  # detector confidence under which a surplus tile may be left out
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 
 Json = dict[str, Any]
@@ -84,6 +85,7 @@ class Decoded:
     plausibility: float = 0.0
     warnings: list[str] = field(default_factory=list)
     readings_tried: int = 0
+    left_out: list[int] = field(default_factory=list)  # doubtful detections not in the hand
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
         flower_confidence = 1.0  # the player's word, not the photo's
     variables, unknown_kongs = _variables(tiles, found, context, out.warnings)
     n_tiles = sum(min(3, len(v.tiles)) for v in variables)
+    if 14 < n_tiles <= 16:
+        variables, n_tiles = _drop_doubtful(tiles, variables, n_tiles, found, out)
     if n_tiles != 14:
         out.warnings.append(
             f"found {n_tiles} hand tiles; a declared win has 14 (a kong counts as 3)"
@@ -127,6 +131,26 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     _report(tiles, found, variables, readings, context, flowers, unknown_kongs, out)
     out.confidence *= flower_confidence
     return out
+
+
+def _drop_doubtful(
+    tiles: Tiles, variables: list[_Variable], n_tiles: int, found: Layout, out: Decoded
+) -> tuple[list[_Variable], int]:
+    """One or two tiles too many: drop loose tiles the detector itself doubted (a reflection,
+    a coin, a tile from the next seat), never the winning tile."""
+    loose = [v for v in variables if v.group is None and v.tiles[0] != found.winning]
+    doubtful = sorted(loose, key=lambda v: float(tiles.confidence[v.tiles[0]]))
+    drop = doubtful[: n_tiles - 14]
+    if not drop or any(tiles.confidence[v.tiles[0]] >= _DOUBTFUL for v in drop):
+        return variables, n_tiles
+    for v in drop:
+        tile = v.tiles[0]
+        out.left_out.append(tile)
+        out.warnings.append(
+            f"left out tile #{tile}: the detector doubts it (confidence "
+            f"{tiles.confidence[tile]:.2f}) and the hand has a tile too many"
+        )
+    return [v for v in variables if v not in drop], 14
 
 
 def _top_codes(tiles: Tiles) -> list[str]:

@@ -172,6 +172,8 @@ def review_reasons(found: Layout, decoded: Decoded, scored: Json | None) -> list
         reasons.append("the rules overruled a confident tile reading")
     if found.ambiguity:
         reasons.append(found.ambiguity)
+    if decoded.left_out:
+        reasons.append("a doubtful detection was left out of the hand")
     if scored is not None and not scored.get("valid", True):
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons

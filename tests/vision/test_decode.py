@@ -135,3 +135,15 @@ def test_flower_count_from_context_wins() -> None:
     tiles, _ = _tiles({**HAND, "flowers": []})
     decoded = decode(tiles, layout(tiles), {"flowers": 3})
     assert decoded.hand is not None and decoded.hand["flowers"] == 3
+
+
+def test_a_doubtful_extra_detection_is_left_out() -> None:
+    hand = {**HAND, "concealed": [*HAND["concealed"], "5m"]}  # one tile too many...
+    tiles, ann = _tiles(hand)
+    extra = next(i for i, a in enumerate(ann) if a["code"] == "5m")
+    tiles.confidence[extra] = 0.3  # ...that the detector doubted
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and "5m" not in decoded.hand["concealed"]
+    assert any(f"#{extra}" in w for w in decoded.warnings)
+    tiles.confidence[extra] = 0.9  # a confident detection is never dropped
+    assert decode(tiles, layout(tiles)).hand is None
