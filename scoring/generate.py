@@ -94,6 +94,10 @@ def _plain(meld: Meld) -> bool:
     return all(t not in HONORS and t not in TERMINALS for t in meld[1])
 
 
+def _window(low: int, suit: str) -> Callable[[str], bool]:
+    return lambda t: low <= _rank(t) < low + 5 and t.endswith(suit)
+
+
 def _themes() -> list[tuple[Theme, float]]:
     themes: list[tuple[Theme, float]] = [
         (Theme("any", lambda t: True), 6.0),
@@ -127,6 +131,8 @@ def _themes() -> list[tuple[Theme, float]]:
         # suited sets around an honor pair: the likeliest home of a Chicken Hand (无番和)
         (Theme("honor pair", lambda t: True, 0.7, _plain, lambda t: t in HONORS), 1.0),
     ]
+    for low in range(1, 6):  # five ranks of one suit: many overlapping readings to choose from
+        themes += [(Theme(f"narrow {low}{suit}", _window(low, suit), 0.6), 0.2) for suit in SUITS]
     for suit in SUITS:
         themes += [
             (Theme(f"flush {suit}", _suit_pool(suit, honors=False)), 0.6),
