@@ -98,6 +98,14 @@ def create_app(
     app.state.host = host
     app.state.limits = limits
     install_problem_handlers(app)
+    _page_routes(app)
+    _health_routes(app, host, scoring)
+    _scoring_routes(app, scoring, limits)
+    _recognize_route(app, host, scoring, limits)
+    return app
+
+
+def _page_routes(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -111,6 +119,16 @@ def create_app(
     async def docs() -> Response:
         return FileResponse(STATIC / "docs.html", media_type="text/html; charset=utf-8")
 
+    @app.get("/problems/{slug}", tags=["errors"])
+    async def problem_type(slug: str) -> dict[str, Any]:
+        """What a problem `type` means (the `type` of every error points here)."""
+        for kind in CATALOGUE:
+            if kind.slug == slug:
+                return {"type": kind.type, "title": kind.title, "status": kind.status}
+        raise Problem(NOT_FOUND, f"no problem type {slug!r}")
+
+
+def _health_routes(app: FastAPI, host: RecognizerHost, scoring: Scoring) -> None:
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
         """The process is alive and serving (it says nothing of the models)."""
@@ -124,6 +142,8 @@ def create_app(
             return problem_response(request, problem.kind, problem.detail, headers=problem.headers)
         return PlainJSONResponse({"status": "ready", "scoring": scoring.error is None})
 
+
+def _scoring_routes(app: FastAPI, scoring: Scoring, limits: Limits) -> None:
     @app.get("/v1/fans", tags=["scoring"])
     async def fans() -> dict[str, Any]:
         """The fan table: id, names in English and Chinese, points, what each one excludes."""
@@ -162,28 +182,28 @@ def create_app(
         """Score a Hand JSON. A hand that is not a win answers 200 with `valid: false`."""
         module = scoring.require()
         chosen = parse_ruleset(ruleset, scoring.rulesets)
-        data = await read_json(request, limits)
-        if not isinstance(data, dict):
-            raise Problem(
-                INVALID_HAND,
-                f"the body must be a Hand JSON object, not {_json_type(data)}",
-                pointer="",
-            )
-        try:
-            hand = module.parse_hand(data)
-        except module.HandError as exc:
-            pointer = getattr(exc, "pointer", None)
-            raise Problem(INVALID_HAND, str(exc), pointer=pointer or "") from None
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-            # parse_hand should raise HandError for every malformed hand; until it does for
-            # this one, the client still gets a 422 (without a precise pointer), not a 500.
-            log.warning("parse_hand raised %s instead of HandError: %s", type(exc).__name__, exc)
-            raise Problem(
-                INVALID_HAND, f"the hand has a field of the wrong type ({exc})", pointer=""
-            ) from None
+        hand = _parse_hand(module, await read_json(request, limits))
         result = await run_in_threadpool(module.score, hand, chosen)
         return PlainJSONResponse(result.to_json())
 
+
+def _parse_hand(module: ModuleType, data: Any) -> Any:
+    """Hand JSON to scoring's Hand, or a 422 problem with a pointer to the bad field."""
+    if not isinstance(data, dict):
+        kind = _json_type(data)
+        raise Problem(INVALID_HAND, f"the body must be a Hand JSON object, not {kind}", pointer="")
+    try:
+        return module.parse_hand(data)
+    except module.HandError as exc:
+        raise Problem(INVALID_HAND, str(exc), pointer=getattr(exc, "pointer", "") or "") from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        # parse_hand promises HandError for any malformed hand; should one slip through, the
+        # client still gets a 422 (without a precise pointer), never a 500.
+        log.warning("parse_hand raised %s instead of HandError: %s", type(exc).__name__, exc)
+        raise Problem(INVALID_HAND, f"a field has the wrong type ({exc})", pointer="") from None
+
+
+def _recognize_route(app: FastAPI, host: RecognizerHost, scoring: Scoring, limits: Limits) -> None:
     @app.post(
         "/v1/recognize",
         tags=["vision"],
@@ -211,16 +231,6 @@ def create_app(
             timings["api_queue"] = round(wait_ms, 1)
             timings["api_total"] = round((time.perf_counter() - started) * 1000, 1)
         return PlainJSONResponse(result)
-
-    @app.get("/problems/{slug}", tags=["errors"])
-    async def problem_type(slug: str) -> dict[str, Any]:
-        """What a problem `type` means (the `type` of every error points here)."""
-        for kind in CATALOGUE:
-            if kind.slug == slug:
-                return {"type": kind.type, "title": kind.title, "status": kind.status}
-        raise Problem(NOT_FOUND, f"no problem type {slug!r}")
-
-    return app
 
 
 def _json_type(value: Any) -> str:
