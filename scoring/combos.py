@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from .fan_table import Fan
+from .fan_table import ROWS, Fan
 from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
 from .shapes import Set
-from .tally import ACCOUNT_ONCE, NON_SEPARATION, Tally
+from .tally import ACCOUNT_ONCE, NON_REPEAT, NON_SEPARATION, Tally
 
 TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # triple + the rest
 # When a three-chow fan leaves one chow, the reference takes its one extra fan in this order.
@@ -32,12 +32,16 @@ def _tiles(sets: Sequence[Set]) -> list[int]:
 
 
 def _note_inner(tally: Tally, patterns: Patterns, sets: Sequence[Set], outer: Fan) -> None:
-    """Record the smaller fans inside a bigger one as not counted (non-separation)."""
+    """Record the smaller fans inside a bigger one as not counted, each kind once: implied by
+    it (non-repeat, listed in its row) or made of its split sets (non-separation)."""
+    seen = set()
     for size in range(len(sets) - 1, 1, -1):
         for group in combinations(sets, size):
             inner = match(patterns, _tiles(group))
-            if inner is not None:
-                tally.dropped_inner(inner, outer, NON_SEPARATION)
+            if inner is not None and inner not in seen:
+                seen.add(inner)
+                rule = NON_REPEAT if inner in ROWS[outer].excludes else NON_SEPARATION
+                tally.dropped_inner(inner, outer, rule)
 
 
 def chow_fans(tally: Tally, chows: list[Set]) -> None:

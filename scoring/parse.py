@@ -80,7 +80,7 @@ def _check_meld(value: object, pointer: str) -> Meld:
             f"a {kind} has {MELD_SIZE[kind]} tiles, not {len(tiles)}", f"{pointer}/tiles"
         )
     if kind == "chow":
-        ok = tiles[0] in SUITED and all(
+        ok = all(t in SUITED for t in tiles) and all(
             t[1] == tiles[0][1] and int(t[0]) == int(tiles[0][0]) + i for i, t in enumerate(tiles)
         )
         if not ok:

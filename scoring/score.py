@@ -13,6 +13,7 @@ from .hand import Hand, HandError
 from .parse import parse_hand
 from .profiles import MCR_PROFILES, Profile
 from .reading import Reading, best_reading
+from .shapes import PAIR
 from .tile_index import CODES, KNITTED_STRAIGHTS
 
 RULESETS: tuple[str, ...] = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
@@ -115,7 +116,7 @@ def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
         parsed = hand if isinstance(hand, Hand) else parse_hand(hand)
     except HandError as exc:
         return invalid(ruleset, exc.message, exc.pointer)
-    except (TypeError, ValueError, AttributeError) as exc:  # a shape no check foresaw
+    except (TypeError, ValueError, LookupError, AttributeError) as exc:  # no check foresaw it
         return invalid(ruleset, f"cannot read this hand: {type(exc).__name__}: {exc}")
     profile = MCR_PROFILES.get(ruleset)
     if profile is None:
@@ -139,11 +140,7 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
         return invalid(
             profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed"
         )
-    whole = tuple(
-        [set_text(s) for s in reading.sets]
-        if reading.sets is not None
-        else [CODES[t] for t in reading.tiles]
-    )
+    whole = _whole_hand_text(reading)
     fans = [
         _fan_score(fan, count, reading, profile, whole)
         for fan, count in sorted(reading.tally.counts.items())
@@ -187,6 +184,15 @@ def _fan_score(
                     seen.append(text)
         texts = tuple(seen)
     return FanScore(row.id, row.name_en, row.name_zh, profile.points_of(fan), count, texts)
+
+
+def _whole_hand_text(reading: Reading) -> tuple[str, ...]:
+    """Every set of the reading; seven pairs as pairs; the other special shapes as tiles."""
+    if reading.sets is not None:
+        return tuple(set_text(s) for s in reading.sets)
+    if reading.tally.has(Fan.SEVEN_PAIRS) or reading.tally.has(Fan.SEVEN_SHIFTED_PAIRS):
+        return tuple(set_text((PAIR, t, False)) for t in reading.tiles[::2])
+    return tuple(CODES[t] for t in reading.tiles)
 
 
 def _describe(use: tuple[object, ...]) -> list[str]:
