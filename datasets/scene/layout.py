@@ -39,6 +39,7 @@ class _Slot:
     meld_id: int | None = None
     sideways: bool = False
     face_down: bool = False
+    stacked: bool = False  # lies beyond the previous tile (towards the far side), not after it
 
 
 def _sort_key(code: str) -> tuple[int, int]:
@@ -73,6 +74,12 @@ def _meld_slots(meld: Mapping[str, Any], meld_id: int, rng: np.random.Generator)
             turned = 1 if len(tiles) == 3 else int(rng.integers(1, 3))
     slots = [_Slot(t, "meld", meld_id) for t in tiles]
     slots[turned].sideways = True
+    if kind == "kong" and rng.random() < 0.3:
+        # A kong made from an exposed pung (加杠): the added tile lies turned beside the claimed
+        # one, further from the player, instead of extending the row.
+        added = slots.pop(3 if turned != 3 else 2)
+        added.sideways = added.stacked = True
+        slots.insert(slots.index(next(s for s in slots if s.sideways)) + 1, added)
     return slots
 
 
@@ -88,8 +95,13 @@ class _RowBuilder:
         st, rng = self.style, self.rng
         for slot in slots:
             along, depth = (st.height, st.width) if slot.sideways else (st.width, st.height)
-            cx = x + along / 2 + rng.normal(0, 0.25)
-            cy = y + depth / 2 + rng.normal(0, 0.3)
+            if slot.stacked and self.out:  # beside the tile just placed, on its far side
+                x -= along + 0.3
+                cx = x + along / 2 + rng.normal(0, 0.25)
+                cy = y + depth * 1.5 + 0.4 + rng.normal(0, 0.3)
+            else:
+                cx = x + along / 2 + rng.normal(0, 0.25)
+                cy = y + depth / 2 + rng.normal(0, 0.3)
             tile_yaw = yaw + (self.sideways_yaw if slot.sideways else 0.0) + rng.normal(0, 0.8)
             pose = flat_pose(cx, cy, tile_yaw, st, face_down=slot.face_down)
             self.out.append(
@@ -100,7 +112,7 @@ class _RowBuilder:
 
     def width(self, slots: list[_Slot]) -> float:
         st = self.style
-        return sum(st.height if s.sideways else st.width for s in slots)
+        return sum(st.height if s.sideways else st.width for s in slots if not s.stacked)
 
 
 def declared_win(

@@ -115,6 +115,8 @@ def _camera(
         azimuth = rng.normal(0, 8) if rng.random() < 0.85 else rng.uniform(-180, 180)
     roll = rng.normal(0, 4) if rng.random() < 0.8 else rng.uniform(-180, 180)
     fill = rng.uniform(0.45, 0.8) if kind == "pile" else rng.uniform(0.65, 1.0)
+    if kind == "declared_win" and rng.random() < 0.08:
+        fill = rng.uniform(1.2, 2.0)  # a close-up: part of the hand, tiles cut by the frame
     spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
     hfov = rng.uniform(55, 75)
     cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)

@@ -126,7 +126,7 @@ def test_corners_rectify_to_an_upright_face(seed: int) -> None:
     assert len(matches) >= 3 and np.median(matches) > 0.4
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", [*range(10), 17])  # 17: two kongs made from pungs (加杠)
 def test_declared_win_is_a_legal_hand_laid_out_by_the_rules(seed: int) -> None:
     scene = _scene(seed, "declared_win", 320)
     hand = scene.hand
@@ -141,16 +141,23 @@ def test_declared_win_is_a_legal_hand_laid_out_by_the_rules(seed: int) -> None:
     placements = [p for p in everything if p.role != "loose"]
     assert len(placements) == 14 + kongs + len(flowers)
     assert [p.code for p in placements if p.role == "winning"] == [hand["winning_tile"]]
+    width = scene.meta["style"].width
     for meld_id, meld in enumerate(melds):
-        group = sorted(
-            (p for p in placements if p.meld_id == meld_id), key=lambda p: p.pose.origin[0]
-        )
+        group = [p for p in placements if p.meld_id == meld_id]
         assert sorted(p.code for p in group) == sorted(meld["tiles"])
-        turned = [i for i, p in enumerate(group) if p.sideways]
+        # Columns left to right; a kong's added tile (加杠) shares the claimed tile's column.
+        columns: list[list] = []
+        for p in sorted(group, key=lambda p: p.pose.origin[0]):
+            if columns and p.pose.origin[0] - columns[-1][0].pose.origin[0] < width / 2:
+                columns[-1].append(p)
+            else:
+                columns.append([p])
+        turned = [i for i, col in enumerate(columns) if any(p.sideways for p in col)]
         if meld.get("concealed"):
             assert turned == [] and sum(p.face_down for p in group) in (2, 4)
             continue
         assert len(turned) == 1, "an exposed meld shows one claimed tile turned"
+        group = columns
         side = meld.get("claimed_from")
         if meld["type"] != "chow" and side == "left":
             assert turned == [0]
@@ -200,3 +207,18 @@ def test_every_table_top_is_a_textured_square(kind: str) -> None:
     texture, drawn = table_texture(np.random.default_rng(1), kind)
     assert drawn == kind and texture.shape == (TEXTURE_PX, TEXTURE_PX, 3)
     assert texture.dtype == np.uint8 and texture.std() > 2  # not a flat colour
+
+
+def test_a_kong_made_from_a_pung_shows_the_added_tile_beside_the_claimed_one() -> None:
+    scene = _scene(17, "declared_win", 320)  # seed 17 lays out two such kongs
+    style = scene.meta["style"]
+    pairs = 0
+    for meld_id, meld in enumerate(scene.hand["melds"]):
+        turned = [p for p in scene.meta["placements"] if p.meld_id == meld_id and p.sideways]
+        if len(turned) == 2:
+            assert meld["type"] == "kong" and not meld.get("concealed")
+            (x0, y0, _), (x1, y1, _) = (p.pose.origin for p in turned)
+            assert abs(x0 - x1) < style.width / 2  # same column...
+            assert abs(abs(y0 - y1) - style.width) < 3  # ...one turned tile's depth apart
+            pairs += 1
+    assert pairs == 2
