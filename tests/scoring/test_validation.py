@@ -27,6 +27,8 @@ def hand(**changes: Any) -> dict[str, Any]:
     ("data", "pointer", "words"),
     [
         (hand(concealed=["1m", "2m"]), "/concealed", "wrong tile count"),  # too few tiles
+        # once an IndexError (found by the property test): a chow holding an honor
+        (hand(melds=[{"type": "chow", "tiles": ["1p", "2p", "E"]}]), "/melds/0/tiles", "chow"),
         (
             hand(winning_tile="9s", concealed=tiles("9s 9s 9s 9s 1m 2m 3m 7p 7p 7p")),
             "/concealed",
