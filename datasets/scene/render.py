@@ -123,8 +123,22 @@ def _camera(
     # People turn the phone to suit the layout: a row running up the frame gets portrait.
     span = np.ptp(cam.project(pts), axis=0)
     if (span[1] > span[0]) != (size[1] > size[0]) and rng.random() < 0.85:
-        cam = frame_layout(pts, size[::-1], rng, tilt, azimuth, roll, fill, hfov, spill)
+        size = (size[1], size[0])
+        cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)
+    # The table is all the scene has: tilt less while a corner of the frame sees the horizon.
+    while _sees_horizon(cam) and tilt > 0:
+        tilt = max(tilt - 5.0, 0.0)
+        cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)
     return cam, {"tilt": tilt, "azimuth": azimuth, "roll": roll, "fill": fill, "hfov": hfov}
+
+
+def _sees_horizon(cam: Camera, margin_deg: float = 8.0) -> bool:
+    """True when a frame corner's ray does not dip at least `margin_deg` below the horizon."""
+    w, h = cam.size
+    corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], float) - np.asarray(cam.center)
+    rays = np.column_stack([corners / cam.focal, np.ones(4)]) @ cam.rotation  # to world
+    rays /= np.linalg.norm(rays, axis=1, keepdims=True)
+    return bool((rays[:, 2] > -np.sin(np.radians(margin_deg))).any())
 
 
 def _light(rng: np.random.Generator) -> Light:

@@ -14,6 +14,7 @@ from datasets.scene import KINDS, render_scene
 from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile, standing_pose
 from datasets.scene.camera import frame_layout
+from datasets.scene.render import MIN_VISIBLE, _sees_horizon
 
 try:  # the scorer lands beside this engine; until then the structural checks below stand alone
     from scoring import score
@@ -55,6 +56,13 @@ def test_image_size_and_label_keys(kind: str) -> None:
         } <= set(ann)
         assert (ann["code"] == "back") == ann["face_down"] == ("hidden_code" in ann)
         assert len(ann["corners"]) == 4
+        assert MIN_VISIBLE <= ann["visibility"] <= 1.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_frame_shows_only_table_never_the_horizon(seed: int) -> None:
+    scene = _scene(seed, KINDS[seed % len(KINDS)], 200)
+    assert not _sees_horizon(scene.meta["camera"])
 
 
 @pytest.mark.parametrize("seed", range(6))
