@@ -101,6 +101,7 @@ def browser() -> Iterator[Any]:
         options.add_argument(flag)
     profile = tempfile.mkdtemp(prefix="mjlens-chromium-")
     options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.add_experimental_option(
         "mobileEmulation", {"deviceMetrics": {"width": 360, "height": 800, "pixelRatio": 2}}
     )
@@ -133,6 +134,11 @@ def _wait(driver: Any, condition: Any, timeout: float = 20) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d))
+
+
+def _assert_no_script_errors(driver: Any) -> None:
+    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
 
 
 def _total(driver: Any) -> str:
@@ -198,6 +204,7 @@ def test_sample_photo_then_correct_a_tile(server: str, browser: Any) -> None:
     # The corrected box is drawn as corrected and labelled with its new code.
     box = browser.find_element("css selector", "#boxes .box.winning")
     assert "corrected" in box.get_attribute("class") and box.text == new_code
+    _assert_no_script_errors(browser)
 
 
 def test_manual_entry_with_the_picker(server: str, browser: Any) -> None:
@@ -226,6 +233,7 @@ def test_manual_entry_with_the_picker(server: str, browser: Any) -> None:
     first = browser.find_element("css selector", "#fans tbody .first").text
     assert any("\u4e00" <= ch <= "\u9fff" for ch in first), first
     _shot(browser, "6-chinese")
+    _assert_no_script_errors(browser)
 
 
 @pytest.mark.parametrize(
@@ -246,3 +254,4 @@ def test_typed_notation_scores_like_the_python_parser(
     _click(browser, "#notation-set")
     want = str(expected["total"]) if expected["valid"] else "✗"
     _wait(browser, lambda d: _total(d) == want)
+    _assert_no_script_errors(browser)

@@ -99,7 +99,15 @@ def test_recognize_sample(client: TestClient) -> None:
 def test_page_and_static_files(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and 'capture="environment"' in page.text
-    for name in ("app.js", "style.css", "sample.jpg"):
+    for name in (
+        "words.js",
+        "tiles.js",
+        "render.js",
+        "app.js",
+        "docs.js",
+        "style.css",
+        "sample.jpg",
+    ):
         assert client.get(f"/static/{name}").status_code == 200
     assert len(SAMPLE) < 250 * 1024
     # Nothing from elsewhere: every src/href in the page is relative.

@@ -1,0 +1,216 @@
+// Drawing the page from the state: photo boxes, the hand's groups, the score, the referee sheet.
+"use strict";
+
+// ---- rendering ---------------------------------------------------------------------------
+
+function render() {
+  renderBoxes();
+  renderHand();
+  renderSheet();
+}
+
+function renderBoxes() {
+  const layer = $("boxes");
+  layer.textContent = "";
+  const img = $("photo");
+  const w = img.naturalWidth, h = img.naturalHeight;
+  if (!state.photo || !w || !h) return;
+  for (const tile of state.tiles) {
+    if (!tile.box) continue;
+    const [x1, y1, x2, y2] = tile.box;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "box";
+    if (tile.code !== tile.detected) b.classList.add("corrected");
+    else if (tile.confidence !== null && tile.confidence < 0.75) b.classList.add("uncertain");
+    if (tile.group === "winning") b.classList.add("winning");
+    if (tile.group === "loose") b.classList.add("loose");
+    Object.assign(b.style, {
+      left: (100 * x1) / w + "%", top: (100 * y1) / h + "%",
+      width: (100 * (x2 - x1)) / w + "%", height: (100 * (y2 - y1)) / h + "%",
+    });
+    b.dataset.id = tile.id;
+    b.title = tileName(tile.code);
+    const label = document.createElement("span");
+    label.textContent = tile.code === "back" ? "▮" : tile.code;
+    b.appendChild(label);
+    b.addEventListener("click", () => openPicker({ mode: "edit", id: tile.id }));
+    layer.appendChild(b);
+  }
+}
+
+function groupBlock(title, tiles, meld) {
+  const div = document.createElement("div");
+  div.className = "group";
+  const head = document.createElement("div");
+  head.className = "group-head";
+  head.textContent = title;
+  if (meld && tiles.length === 4) {
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "chip";
+    toggle.textContent = meld.concealed ? t("concealed_meld") : t("exposed");
+    toggle.addEventListener("click", () => { meld.concealed = !meld.concealed; changed(); });
+    head.appendChild(toggle);
+  }
+  div.appendChild(head);
+  const row = document.createElement("div");
+  row.className = "tiles";
+  for (const tile of tiles) {
+    const extra = [tile.group === "winning" ? "winning" : "", tile.detected && tile.code !== tile.detected ? "corrected" : "",
+      state.badIds && state.badIds.has(tile.id) ? "bad" : ""].join(" ").trim();
+    const b = tileButton(tile.code, extra);
+    b.dataset.id = tile.id;
+    b.addEventListener("click", () => openPicker({ mode: "edit", id: tile.id }));
+    row.appendChild(b);
+  }
+  div.appendChild(row);
+  return div;
+}
+
+function renderHand() {
+  const box = $("hand");
+  box.textContent = "";
+  state.melds = state.melds.filter((m) => tilesOf("meld", m.key).length);
+  state.melds.forEach((m, i) => {
+    const tiles = tilesOf("meld", m.key);
+    const kind = t(meldType(tiles.map((x) => x.code)));
+    const how = m.concealed ? t("concealed_meld") : t("exposed");
+    box.appendChild(groupBlock(`${t("g_meld")} ${i + 1} · ${kind}${tiles.length === 4 ? "" : " · " + how}`, tiles, m));
+  });
+  for (const group of ["concealed", "winning", "flower", "loose"]) {
+    const tiles = tilesOf(group);
+    if (tiles.length || group === "concealed" || group === "winning") box.appendChild(groupBlock(t("g_" + group), tiles));
+  }
+  const flowerTiles = tilesOf("flower").length;
+  $("flowers").disabled = flowerTiles > 0;
+  if (flowerTiles) $("flowers").value = flowerTiles;
+}
+
+function renderSticky(score) {
+  const bar = $("sticky");
+  bar.hidden = !score;
+  document.body.classList.toggle("has-sticky", !!score);
+  if (!score) return;
+  const valid = !score.problem && score.valid;
+  $("sticky-total").textContent = valid ? `${score.total} ${t("points")}` : "✗";
+  let note = score.problem || score.error || "";
+  if (valid && typeof score.meets_minimum === "boolean") note = score.meets_minimum ? "✓ ≥ 8" : "✗ < 8";
+  $("sticky-min").textContent = note.length > 40 ? note.slice(0, 39) + "…" : note;
+}
+
+function renderScore() {
+  const score = state.score;
+  renderSticky(score);
+  const tbody = $("fans").querySelector("tbody");
+  tbody.textContent = "";
+  $("excluded").textContent = "";
+  $("payments").textContent = "";
+  $("minimum").textContent = "";
+  const err = $("score-error");
+  err.hidden = true;
+  if (!score) { $("total-points").textContent = "—"; return; }
+  if (score.problem || !score.valid) {
+    $("total-points").textContent = "✗";
+    err.hidden = false;
+    err.textContent = score.problem || score.error || t("invalid");
+    return;
+  }
+  $("total-points").textContent = score.total;
+  if (typeof score.meets_minimum === "boolean") {
+    const n = score.total - (score.flower_points || 0);
+    $("minimum").textContent = t(score.meets_minimum ? "meets_min" : "under_min", { n });
+    $("minimum").className = score.meets_minimum ? "ok" : "error";
+  }
+  for (const fan of score.fans || []) {
+    const tr = document.createElement("tr");
+    const count = fan.count || 1;
+    tr.innerHTML = `<td class="fan-name"><span class="first"></span> <span class="second"></span></td><td class="num"></td><td class="num"></td><td class="num"></td>`;
+    const [first, second] = state.lang === "zh" ? [fan.name_zh, fan.name_en] : [fan.name_en, fan.name_zh];
+    tr.querySelector(".first").textContent = first;
+    tr.querySelector(".second").textContent = second;
+    tr.dataset.fan = fan.id;
+    const cells = tr.querySelectorAll(".num");
+    cells[0].textContent = fan.points;
+    cells[1].textContent = count;
+    cells[2].textContent = fan.points * count;
+    tbody.appendChild(tr);
+  }
+  for (const ex of score.excluded || []) {
+    const li = document.createElement("li");
+    const by = ex.because_of ? ` — ${t("excluded_by")} ${fanName(ex.because_of)}` : "";
+    li.textContent = `${fanName(ex.id)}${by}${ex.rule ? " (" + ex.rule + ")" : ""}`;
+    $("excluded").appendChild(li);
+  }
+  $("excluded-box").hidden = !(score.excluded || []).length;
+  for (const [who, amount] of Object.entries(score.payments || {})) {
+    const li = document.createElement("li");
+    li.textContent = `${t(who)}: ${amount > 0 ? "+" : ""}${amount}`;
+    $("payments").appendChild(li);
+  }
+}
+
+function fanName(id) {
+  const row = state.fans.get(id);
+  if (!row) return "#" + id;
+  return state.lang === "zh" ? `${row.name_zh} ${row.name_en}` : `${row.name_en} ${row.name_zh}`;
+}
+
+function corrections() {
+  const out = [];
+  for (const tile of state.tiles) {
+    if (tile.detected && tile.code !== tile.detected) out.push(t("corrected", { i: tile.index, from: tile.detected, to: tile.code }));
+    else if (state.photo && !tile.detected && state.rec) out.push(t("added", { to: tile.code }));
+  }
+  for (const code of state.removed) out.push(t("removed", { from: code }));
+  return out;
+}
+
+function handText() {
+  const parts = state.melds.map((m) => {
+    const codes = sortCodes(tilesOf("meld", m.key).map((x) => x.code));
+    return (m.concealed ? "[" + codes.join(" ") + "]*" : "[" + codes.join(" ") + "]");
+  });
+  parts.push(sortCodes(tilesOf("concealed").map((x) => x.code)).join(" "));
+  const w = tilesOf("winning")[0];
+  if (w) parts.push("+ " + w.code);
+  const fl = tilesOf("flower").map((x) => x.code);
+  if (fl.length) parts.push("· " + fl.join(" "));
+  return parts.join("  ");
+}
+
+function renderSheet() {
+  const meta = $("sheet-meta");
+  meta.textContent = "";
+  const rec = state.rec || {};
+  const card = (v) => (typeof v === "string" ? v : v && v.file ? `${v.file}${v.sha256 ? " sha256:" + v.sha256 : ""}` : JSON.stringify(v));
+  const models = rec.models ? Object.entries(rec.models).map(([k, v]) => `${k}: ${card(v)}`).join("; ") : t("manual_entry");
+  const context = [`${t("seat_wind")} ${$("seat_wind").value}`, `${t("prevalent_wind")} ${$("prevalent_wind").value}`]
+    .concat(CONTEXT_FLAGS.filter((f) => $(f).checked).map((f) => t(f))).join(", ");
+  const rows = [[t("date"), new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC"], [t("rule_set"), $("ruleset").value],
+    [t("context"), context], [t("photo_hash"), (state.photo && state.photo.sha256) || t("none")], [t("models"), models]];
+  for (const [k, v] of rows) {
+    const dt = document.createElement("dt"); dt.textContent = k;
+    const dd = document.createElement("dd"); dd.textContent = v;
+    meta.append(dt, dd);
+  }
+  $("sheet-hand").textContent = handText();
+  const body = $("sheet-fans").querySelector("tbody");
+  body.textContent = "";
+  const score = state.score;
+  for (const fan of (score && score.valid && score.fans) || []) {
+    const tr = document.createElement("tr");
+    tr.innerHTML = "<td></td><td></td><td class='num'></td>";
+    tr.children[0].textContent = fan.name_zh;
+    tr.children[1].textContent = fan.name_en + ((fan.count || 1) > 1 ? ` ×${fan.count}` : "");
+    tr.children[2].textContent = fan.points * (fan.count || 1);
+    body.appendChild(tr);
+  }
+  $("sheet-total").textContent = score && score.valid ? `${t("total")}: ${score.total} ${t("points")}` : t("invalid");
+  const list = $("sheet-corrections");
+  list.textContent = "";
+  const fixes = corrections();
+  for (const line of fixes.length ? fixes : [t("none")]) {
+    const li = document.createElement("li"); li.textContent = line; list.appendChild(li);
+  }
+}

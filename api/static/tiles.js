@@ -1,0 +1,93 @@
+// Tile faces as text glyphs (五萬, ⑤筒, 5條, 東 ...), their names, and the MCR calculators'
+// compact notation. Pure functions: loaded before app.js, which holds the page's state.
+"use strict";
+
+// ---- tiles -------------------------------------------------------------------------------
+
+const SUITS = { m: "萬", p: "筒", s: "條" };
+const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+const CN_NUM = "一二三四五六七八九";
+const CIRCLED = "①②③④⑤⑥⑦⑧⑨";
+const HONORS = { E: "東", S: "南", W: "西", N: "北", C: "中", F: "發", P: "白" };
+const HONOR_EN = { E: "East wind", S: "South wind", W: "West wind", N: "North wind", C: "Red dragon", F: "Green dragon", P: "White dragon" };
+const FLOWERS = { "1h": "梅", "2h": "蘭", "3h": "菊", "4h": "竹", "5h": "春", "6h": "夏", "7h": "秋", "8h": "冬" };
+const ROWS = [
+  [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + "m"),
+  [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + "p"),
+  [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + "s"),
+  ["E", "S", "W", "N", "C", "F", "P"],
+  ["1h", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "back"],
+];
+const ALL_CODES = new Set(ROWS.flat());
+const isFlower = (code) => /^[1-8]h$/.test(code);
+const isSuited = (code) => /^[1-9][mps]$/.test(code);
+
+function glyph(code) {
+  if (code === "back") return { top: "", bottom: "", cls: "back" };
+  if (isSuited(code)) {
+    const rank = Number(code[0]);
+    const suit = code[1];
+    const top = suit === "m" ? CN_NUM[rank - 1] : suit === "p" ? CIRCLED[rank - 1] : String(rank);
+    return { top, bottom: SUITS[suit], cls: "suit-" + suit };
+  }
+  if (HONORS[code]) return { top: HONORS[code], bottom: "", cls: "honor honor-" + code };
+  if (FLOWERS[code]) return { top: FLOWERS[code], bottom: code[0], cls: "flower" };
+  return { top: "?", bottom: "", cls: "unknown" };
+}
+
+function tileName(code) {
+  if (code === "back") return state.lang === "zh" ? "牌背" : "face-down";
+  if (isSuited(code)) return state.lang === "zh" ? code[0] + SUITS[code[1]] : code[0] + " " + SUIT_EN[code[1]];
+  if (HONORS[code]) return state.lang === "zh" ? HONORS[code] : HONOR_EN[code];
+  if (FLOWERS[code]) return FLOWERS[code] + " " + code;
+  return code;
+}
+
+function tileButton(code, extraClass) {
+  const g = glyph(code);
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "tile " + g.cls + (extraClass ? " " + extraClass : "");
+  b.title = tileName(code);
+  b.dataset.code = code;
+  b.innerHTML = `<span class="g"></span><span class="s"></span><span class="c"></span>`;
+  b.children[0].textContent = g.top;
+  b.children[1].textContent = g.bottom;
+  b.children[2].textContent = code === "back" ? "" : code;
+  return b;
+}
+
+// ---- notation (the MCR calculators' compact form, e.g. [567m,2][999s,3][SSSS]123pCC) -------
+
+function parseNotation(text) {
+  const groups = [];
+  let rest = text.replace(/\s+/g, "");
+  const token = /^(\[([^\]]*)\])|^([1-9]+[mpsh])|^([ESWNCFP])/;
+  while (rest) {
+    const m = token.exec(rest);
+    if (!m) throw new Error(t("bad_notation", { at: rest.slice(0, 8) }));
+    if (m[1]) {
+      const [body, claimed] = m[2].split(",");
+      const codes = expand(body);
+      if (!codes.length) throw new Error(t("bad_notation", { at: m[1] }));
+      groups.push({ meld: true, codes, concealed: claimed === undefined && codes.length === 4 });
+    } else groups.push({ meld: false, codes: expand(m[3] || m[4]) });
+    rest = rest.slice(m[0].length);
+  }
+  return groups;
+}
+
+function expand(text) {
+  const codes = [];
+  let digits = "";
+  for (const ch of text) {
+    if (/[1-9]/.test(ch)) digits += ch;
+    else if ("mpsh".includes(ch) && digits) {
+      for (const d of digits) codes.push(d + ch);
+      digits = "";
+    } else if ("ESWNCFP".includes(ch) && !digits) codes.push(ch);
+    else throw new Error(t("bad_notation", { at: text }));
+  }
+  if (digits) throw new Error(t("bad_notation", { at: text }));
+  return codes;
+}
