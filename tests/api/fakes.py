@@ -123,3 +123,8 @@ def missing_models() -> ReplayRecognizer:
 def create_replay_app() -> FastAPI:
     """For `uvicorn tests.api.fakes:create_replay_app --factory` (browser test, benchmark)."""
     return create_app(recognizer_factory=ReplayRecognizer, limits=Limits.from_env())
+
+
+def create_no_models_app() -> FastAPI:
+    """The app as it runs before models/*.onnx exist (for the browser test)."""
+    return create_app(recognizer_factory=missing_models, limits=Limits.from_env())

@@ -62,19 +62,18 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def _serve(factory: str, ready_path: str) -> Iterator[str]:
     _require_browser()
     port = _free_port()
-    command = [sys.executable, "-m", "uvicorn", "tests.api.fakes:create_replay_app", "--factory"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    command = [sys.executable, "-m", "uvicorn", f"tests.api.fakes:{factory}", "--factory"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "error"]
     process = subprocess.Popen(command, cwd=ROOT)
     base = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(base + "readyz", timeout=2) as response:
+                with urllib.request.urlopen(base + ready_path, timeout=2) as response:
                     if response.status == 200:
                         break
             except OSError:
@@ -86,6 +85,16 @@ def server() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    yield from _serve("create_replay_app", "readyz")
+
+
+@pytest.fixture(scope="module")
+def no_models_server() -> Iterator[str]:
+    yield from _serve("create_no_models_app", "healthz")
 
 
 @pytest.fixture(scope="module")
@@ -255,3 +264,27 @@ def test_typed_notation_scores_like_the_python_parser(
     want = str(expected["total"]) if expected["valid"] else "✗"
     _wait(browser, lambda d: _total(d) == want)
     _assert_no_script_errors(browser)
+
+
+def test_without_models_the_sample_says_so_and_manual_entry_scores(
+    no_models_server: str, browser: Any
+) -> None:
+    browser.get(no_models_server)
+    _click(browser, "#sample")
+    status = _wait(
+        browser,
+        lambda d: (
+            d.find_element("id", "status").text
+            if "error" in (d.find_element("id", "status").get_attribute("class") or "")
+            else None
+        ),
+    )
+    assert "detector.onnx" in status
+    assert browser.find_element("id", "photo").get_attribute("naturalWidth") != "0"
+    _shot(browser, "7-no-models")
+    browser.find_element("id", "notation").send_keys("[567m,2][999s,3][EEEE]123pCC")
+    _click(browser, "#notation-set")
+    from scoring import parse_notation, score
+
+    want = str(score(parse_notation("[567m,2][999s,3][EEEE]123pCC")).total)
+    _wait(browser, lambda d: _total(d) == want)
