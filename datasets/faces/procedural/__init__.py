@@ -2,6 +2,10 @@
 
 Covers all 42 faces in Chinese, Hong Kong and Japanese habits: dots and bamboo as geometry,
 characters, winds and dragons from CJK fonts, flowers and seasons as numbered paintings.
+
+The design is the first thing drawn from the rng, so faces drawn with generators seeded
+alike share one set design (`face(code, np.random.default_rng(set_seed))` per tile gives a
+whole matching set, flowers with the same painting, as on a real table).
 """
 
 from __future__ import annotations

@@ -19,8 +19,20 @@ from datasets.faces.procedural.style import Style
 
 # Which painting a flower code prefers, when the set paints the named plant.
 PLANT_OF_FLOWER = {1: "blossom", 2: "orchid", 3: "chrysanthemum", 4: "bamboo"}
-PAINTINGS = ("stem", "blossom", "orchid", "chrysanthemum", "bamboo", "figure", "pot", "bird_branch")
-PAINTING_WEIGHTS = (0.3, 0.12, 0.1, 0.1, 0.1, 0.1, 0.1, 0.08)
+PAINTINGS = (
+    "rose",
+    "stem",
+    "blossom",
+    "orchid",
+    "chrysanthemum",
+    "bamboo",
+    "figure",
+    "pot",
+    "bird_branch",
+)
+# The Hong Kong rose spray (a big blossom low in the middle, leafy twigs above, roots below)
+# is what most real flower and season tiles show, so it leads.
+PAINTING_WEIGHTS = (0.34, 0.16, 0.1, 0.08, 0.07, 0.07, 0.06, 0.07, 0.05)
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,7 @@ def draw_painting(
 ) -> None:
     brush = _brush(style, box, rng)
     {
+        "rose": _rose_spray,
         "stem": _flowering_stem,
         "blossom": _blossom_branch,
         "orchid": _orchid,
@@ -220,6 +233,56 @@ def _flowering_stem(
             taper=0.5,
         )
         canvas.ellipse(bx, by, w * 0.04, w * 0.07, float(rng.uniform(-30, 30)), brush.petal)
+    _roots_or_ground(canvas, brush, base[0], base[1], w, rng)
+
+
+def _rose_spray(
+    canvas: Canvas, style: Style, brush: Brush, box: Box, rng: np.random.Generator
+) -> None:
+    """A big blossom low in the middle, leafy twigs fanning up from it, roots or grass below."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = x0 + w * float(rng.uniform(0.4, 0.6))
+    cy = y0 + h * float(rng.uniform(0.5, 0.68))
+    r = w * float(rng.uniform(0.14, 0.22))
+    for _ in range(int(rng.integers(1, 4))):  # twigs with paired leaves, drawn first (behind)
+        end = (x0 + w * float(rng.uniform(0.0, 1.0)), y0 + h * float(rng.uniform(0.0, 0.45)))
+        mid = ((cx + end[0]) / 2 + w * float(rng.uniform(-0.2, 0.2)), (cy + end[1]) / 2)
+        pts = canvas.curve((cx, cy), mid, mid, end, brush.stem, brush.width * 0.8, taper=0.5)
+        leaf_len = w * float(rng.uniform(0.06, 0.1))
+        step = int(rng.integers(3, 5))
+        for k in range(3, len(pts) - 1, step):
+            (ax, ay), (bx, by) = pts[k], pts[k + 1]
+            along = math.degrees(math.atan2(by - ay, bx - ax))
+            for side in (-1, 1):
+                canvas.leaf(
+                    ax,
+                    ay,
+                    leaf_len,
+                    leaf_len * 0.4,
+                    along + side * 55,
+                    brush.leaf,
+                    outline_only=not brush.filled_leaves,
+                    line_width=brush.width * 0.5,
+                )
+        if rng.random() < 0.5:
+            canvas.circle(*end, w * 0.035, fill=brush.petal)
+    base = (cx + w * float(rng.uniform(-0.1, 0.1)), y1 - h * 0.03)
+    canvas.curve((cx, cy), (cx, (cy + base[1]) / 2), base, base, brush.stem, brush.width)
+    for side in (-1, 1):  # a pair of big leaves under the blossom
+        if rng.random() < 0.7:
+            canvas.leaf(
+                cx,
+                cy + r * 0.6,
+                w * float(rng.uniform(0.18, 0.28)),
+                w * 0.07,
+                90 + side * float(rng.uniform(40, 75)),
+                brush.leaf,
+                outline_only=not brush.filled_leaves,
+                line_width=brush.width * 0.6,
+            )
+    kind = str(rng.choice(["rose", "peony", "five"], p=[0.6, 0.25, 0.15]))
+    _blossom(canvas, style, brush, cx, cy, r, rng, kind)
     _roots_or_ground(canvas, brush, base[0], base[1], w, rng)
 
 

@@ -40,6 +40,13 @@ def _jitter(rng: np.random.Generator, base: tuple[int, int, int], amount: int) -
     return (int(c[0]), int(c[1]), int(c[2]))
 
 
+def _background(rng: np.random.Generator) -> RGB:
+    """Face white: one brightness shift for all channels and a little tint, as real plastic."""
+    base = np.asarray(_BACKGROUNDS[int(rng.integers(len(_BACKGROUNDS)))])
+    c = np.clip(base + rng.integers(-6, 5) + rng.integers(-2, 3, 3), 0, 255)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
 def _pick(rng: np.random.Generator, options: list[tuple[int, int, int]], amount: int) -> RGB:
     return _jitter(rng, options[int(rng.integers(len(options)))], amount)
 
@@ -61,7 +68,7 @@ def random_style(rng: np.random.Generator) -> Style:
         "none" if japanese else str(rng.choice(["none", "arabic", "chinese"], p=[0.45, 0.4, 0.15]))
     )
     return Style(
-        background=_pick(rng, _BACKGROUNDS, 6),
+        background=_background(rng),
         blue=_pick(rng, _BLUES, 20),
         green=_pick(rng, _GREENS, 20),
         red=_pick(rng, _REDS, 20),
