@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hand import Hand
+from .hand import Hand, Meld
 from .profiles import Profile
 from .shapes import CHOW, KONG, PUNG, Set
 from .tile_index import CODES, INDEX
@@ -37,16 +37,10 @@ class Deal:
 
 
 def deal_from_hand(hand: Hand, profile: Profile) -> Deal:
-    fixed: list[Set] = []
-    for meld in hand.melds:
-        tiles = sorted(INDEX[c] for c in meld.tiles)
-        if meld.kind == "chow":
-            fixed.append((CHOW, tiles[1], True))
-        else:
-            fixed.append((PUNG if meld.kind == "pung" else KONG, tiles[0], not meld.concealed))
+    fixed = [_fixed_set(meld) for meld in hand.melds]
     win = INDEX[hand.winning_tile]
     # Three copies of the winning tile in one's own melds make it the last of its kind.
-    in_melds = sum(1 for m in hand.melds for c in m.tiles if c == hand.winning_tile)
+    in_melds = sum(m.tiles.count(hand.winning_tile) for m in hand.melds)
     return Deal(
         fixed=tuple(fixed),
         standing=tuple(sorted(INDEX[c] for c in hand.concealed)),
@@ -60,6 +54,22 @@ def deal_from_hand(hand: Hand, profile: Profile) -> Deal:
         flowers=hand.flower_count,
         profile=profile,
     )
+
+
+def _fixed_set(meld: Meld) -> Set:
+    """A declared meld as a set (melds are few and repeat: remembered)."""
+    found = _FIXED.get(meld)
+    if found is None:
+        tiles = sorted(INDEX[c] for c in meld.tiles)
+        if meld.kind == "chow":
+            found = (CHOW, tiles[1], True)
+        else:
+            found = (PUNG if meld.kind == "pung" else KONG, tiles[0], not meld.concealed)
+        _FIXED[meld] = found
+    return found
+
+
+_FIXED: dict[Meld, Set] = {}
 
 
 def set_text(s: Set) -> str:

@@ -30,7 +30,7 @@ class Profile:
     points: dict[int, int] = field(default_factory=dict)  # overrides of the table's points
 
     def points_of(self, fan: int) -> int:
-        return self.points.get(fan, ROWS[fan].points)
+        return self.points.get(fan, ROWS[fan].points) if self.points else ROWS[fan].points
 
 
 MCR_PROFILES: dict[str, Profile] = {

@@ -21,7 +21,7 @@ MINIMUM = 8  # 起和番: points needed to declare a win, flowers not counted
 BASE_PAYMENT = 8  # every loser pays 8 on top of what the winner's hand is worth
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one is built per counted fan, and frozen init is slow
 class FanScore:
     id: int
     name_en: str
@@ -41,7 +41,7 @@ class FanScore:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Exclusion:
     id: int
     because_of: int | None

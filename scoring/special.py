@@ -86,6 +86,9 @@ def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
         counts[t] += 1
     counts[deal.win] += 1
     win_already_held = counts[deal.win] > 1
+    # Each knitted straight holds 1 and 3 (or 4 and 6...) of different suits: a cheap first test.
+    if sum(1 for t in range(27) if counts[t]) < 9:
+        return None
     seq = next((s for s in KNITTED_STRAIGHTS if all(counts[t] for t in s)), None)
     if seq is None:
         return None
