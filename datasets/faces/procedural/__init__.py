@@ -68,4 +68,6 @@ class ProceduralSource:
             draw_corner_index(
                 canvas, style, index, "r" if suit == "m" and rng.random() < 0.3 else "k"
             )
+        if style.engrave_depth > 0:
+            canvas.engrave(style.background, style.engrave_depth)
         return canvas.to_array()

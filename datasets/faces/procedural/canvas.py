@@ -27,6 +27,22 @@ class Canvas:
         small = self.image.resize((FACE_WIDTH, FACE_HEIGHT), Image.Resampling.BOX)
         return np.asarray(small, dtype=np.uint8).copy()
 
+    def engrave(self, background: RGB, depth: float, offset: int = 2) -> None:
+        """Carved-and-painted look: each stroke casts a thin shadow inside its groove.
+
+        Real tiles are engraved, then the grooves are filled with paint; under light the
+        groove's upper-left wall shows as a dark rim just below-right of every stroke.
+        """
+        rgb = np.asarray(self.image).astype(np.int16)
+        ink = np.abs(rgb - np.asarray(background, np.int16)).sum(axis=2) > 60
+        shadow = np.zeros_like(ink)
+        shadow[offset:, offset:] = ink[:-offset, :-offset]
+        rim = shadow & ~ink
+        out = rgb.astype(np.float32)
+        out[rim] *= 1.0 - depth
+        self.image = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+        self.draw = ImageDraw.Draw(self.image)
+
     def circle(
         self,
         cx: float,

@@ -19,11 +19,11 @@ def draw_character(
 ) -> None:
     """Characters (萬): a dark numeral above a red 萬."""
     numeral = CHINESE_NUMERALS[rank - 1]
-    if rank == 5 and rng.random() < 0.15:
-        numeral = "伍"  # the formal five, common on Japanese sets
-    split = float(rng.uniform(0.38, 0.48))
+    if rank == 5 and rng.random() < 0.35:
+        numeral = "伍"  # the formal five, common on Hong Kong and Japanese sets
+    split = float(rng.uniform(0.3, 0.46))  # Hong Kong sets print a small numeral, a big 萬
     gap = 0.03
-    top_role = "k" if rng.random() < 0.6 else "b"
+    top_role = str(rng.choice(["b", "k", "g"], p=[0.5, 0.45, 0.05]))
     bottom_role = "r"
     if style.japanese and rank == 5 and rng.random() < 0.5:
         top_role = "r"
@@ -46,7 +46,7 @@ def draw_character(
 
 
 def draw_wind(canvas: Canvas, style: Style, box: Box, code: str, rng: np.random.Generator) -> None:
-    role = str(rng.choice(["k", "b", "g"], p=[0.65, 0.3, 0.05]))
+    role = str(rng.choice(["k", "b", "g"], p=[0.45, 0.5, 0.05]))  # blue on most Hong Kong sets
     canvas.glyph(
         WIND_GLYPHS[code],
         style.font,

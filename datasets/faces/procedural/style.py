@@ -30,6 +30,7 @@ class Style:
     index_right: bool  # index in the top-right instead of the top-left corner
     japanese: bool  # riichi habits: red fives, blank white dragon
     glyph_stroke: int  # extra pixels of stroke on glyphs (heavier print)
+    engrave_depth: float  # 0: flat print; else how dark the groove rims are
 
     def colour(self, role: str) -> RGB:
         return {"b": self.blue, "g": self.green, "r": self.red, "k": self.black}[role]
@@ -81,5 +82,8 @@ def random_style(rng: np.random.Generator) -> Style:
         corner_index=corner,
         index_right=bool(rng.random() < 0.3),
         japanese=japanese,
-        glyph_stroke=int(rng.choice([0, 0, 1, 2, 3, 4])),  # engraved-and-painted sets print heavy
+        glyph_stroke=int(rng.choice([0, 0, 1, 2, 3, 4])),
+        engrave_depth=float(rng.uniform(0.1, 0.35))
+        if rng.random() < 0.5
+        else 0.0,  # engraved-and-painted sets print heavy
     )
