@@ -39,6 +39,16 @@ def _worker_init() -> None:
 
 
 def _render_one(job: tuple[int, int, str, tuple[str, ...], tuple[str, ...], int]) -> tuple:
+    """(index, file name, width, height, hand, annotations), or (index, None, error) on failure:
+    one bad image (a face source's bug, say) must not sink a long run."""
+    index = job[0]
+    try:
+        return _render(job)
+    except Exception as exc:
+        return index, None, f"{type(exc).__name__}: {exc}"
+
+
+def _render(job: tuple[int, int, str, tuple[str, ...], tuple[str, ...], int]) -> tuple:
     index, seed, out, sources, kinds, size = job
     rng = image_rng(seed, index)
     kind = pick_kind(rng, kinds)
@@ -83,6 +93,10 @@ def generate(
             if progress:
                 progress(1)
     results.sort(key=lambda r: r[0])
+    failed = [(r[0], r[2]) for r in results if r[1] is None]
+    if failed and len(failed) == len(results):
+        raise RuntimeError(f"every image failed; image {failed[0][0]}: {failed[0][1]}")
+    results = [r for r in results if r[1] is not None]
     info = {
         "description": "mjlens synthetic photos",
         "seed": seed,
@@ -90,6 +104,7 @@ def generate(
         "kinds": list(kinds),
         "size": size,
         "start": start,
+        "failed": [{"index": i, "error": e} for i, e in failed],  # reproducible by index
     }
     coco = build_coco([r[1:] for r in results], info)
     save_coco(coco, out / "annotations.coco.json")

@@ -7,6 +7,7 @@ mjlens synth preview data/synth --out sheet.png
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from api.cli import CliError
@@ -98,11 +99,16 @@ def run(args: argparse.Namespace) -> int:
                 args.start,
                 bar.update,
             )
-        except ValueError as exc:
+        except (ValueError, RuntimeError) as exc:
             raise CliError(str(exc)) from exc
     if args.yolo or args.yolo_pose:
         from datasets.yolo import export_yolo
 
         export_yolo(coco, args.out, corners=args.yolo_pose)
     print(f"{args.out}: {synth.describe(coco)}")
-    return 0
+    failed = coco["info"]["failed"]
+    for item in failed[:5]:
+        print(f"mjlens: image {item['index']} failed: {item['error']}", file=sys.stderr)
+    if failed:
+        print(f"mjlens: {len(failed)} image(s) failed and were left out", file=sys.stderr)
+    return 1 if failed else 0

@@ -72,7 +72,8 @@ class FaceSet:
             self._src = get_source(source)
         self.codes = source_codes(source) - {BACK}
         # Sets printed on dark stock (FluffyStuff's "Black") keep their dark paper as the body.
-        probe = self._raw(sorted(self.codes)[0]) if self.codes else None
+        probe_code = "5p" if "5p" in self.codes else min(self.codes, default=None)
+        probe = self._raw(probe_code) if probe_code is not None else None
         paper = _paper(probe) if probe is not None else None
         self.dark_paper: tuple[int, int, int] | None = (
             (int(paper[0]), int(paper[1]), int(paper[2]))

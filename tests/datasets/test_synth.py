@@ -76,3 +76,21 @@ def test_cli_errors_are_one_line(argv, message, tmp_path, capsys) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_failing_image_is_left_out_and_reported(tmp_path, monkeypatch) -> None:
+    import datasets.synth as synth
+
+    real = synth.render_scene
+
+    def flaky(rng, sources, kind, size):
+        scene = real(rng, sources, kind, size)
+        if len(scene.annotations) % 2:  # some images "fail", deterministically
+            raise RuntimeError("face source broke")
+        return scene
+
+    monkeypatch.setattr(synth, "render_scene", flaky)
+    coco = generate(6, tmp_path, seed=2, size=160)
+    failed = coco["info"]["failed"]
+    assert len(coco["images"]) + len(failed) == 6 and 0 < len(failed) < 6
+    assert all("face source broke" in f["error"] for f in failed)
