@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from api.context import DEFAULT_RULESETS, parse_context, parse_ruleset
+from api.headers import SecurityHeaders
 from api.inference import RecognizerFactory, RecognizerHost, default_recognizer
 from api.limits import Limits
 from api.problems import (
@@ -97,6 +98,7 @@ def create_app(
     )
     app.state.host = host
     app.state.limits = limits
+    app.add_middleware(SecurityHeaders)
     install_problem_handlers(app)
     _page_routes(app)
     _health_routes(app, host, scoring)

@@ -110,8 +110,11 @@ def test_page_and_static_files(client: TestClient) -> None:
     ):
         assert client.get(f"/static/{name}").status_code == 200
     assert len(SAMPLE) < 250 * 1024
-    # Nothing from elsewhere: every src/href in the page is relative.
+    # Nothing from elsewhere: every src/href in the page is relative, and the browser is told
+    # to refuse anything else (the browser test fails on any CSP violation it logs).
     assert "http://" not in page.text and "https://" not in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"
 
 
 def test_openapi_documents_the_routes(client: TestClient) -> None:
