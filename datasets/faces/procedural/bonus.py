@@ -33,6 +33,8 @@ def draw_bonus(
     numeral = str(rank) if rng.random() < 0.7 else CHINESE_NUMERALS[rank - 1]
     name_kind = str(rng.choice(["name", "rebus", "none"], p=[0.8, 0.1, 0.1]))
     name = NAMES[number - 1] if name_kind == "name" else REBUS[int(rng.integers(len(REBUS)))]
+    if name == "蘭" and rng.random() < 0.25:
+        name = "兰"  # simplified, as mainland sets print it
 
     numeral_left = rng.random() < 0.45
     label_h = float(rng.uniform(0.16, 0.24))
@@ -52,7 +54,17 @@ def draw_bonus(
     draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
 
     heavy = int(rng.choice([0, 1, 2, 3]))  # numerals are often printed bold
-    canvas.glyph(numeral, style.small_font, num_box, style.colour(role), stroke=heavy)
+    drawn = canvas.glyph(numeral, style.small_font, num_box, style.colour(role), stroke=heavy)
+    if rng.random() < 0.12:  # some sets ring the numeral
+        nx0, ny0, nx1, ny1 = drawn
+        r = max(nx1 - nx0, ny1 - ny0) * 0.7
+        canvas.circle(
+            (nx0 + nx1) / 2,
+            (ny0 + ny1) / 2,
+            r,
+            outline=style.colour(role),
+            width=max(2.0, r * 0.12),
+        )
     if name_kind != "none":
         placement = str(rng.choice(["corner", "bottom", "side"], p=[0.8, 0.08, 0.12]))
         name_w = float(rng.uniform(0.26, 0.36))
@@ -71,4 +83,14 @@ def draw_bonus(
                 else sub_box(box, 0.0, 0.05, 0.22, 0.4)
             )
         name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
-        canvas.glyph(name, style.small_font, nb, style.colour(name_role), stroke=style.glyph_stroke)
+        slant = (
+            float(rng.uniform(-0.35, 0.1)) if rng.random() < 0.5 else 0.0
+        )  # brush-written names lean
+        canvas.glyph(
+            name,
+            style.small_font,
+            nb,
+            style.colour(name_role),
+            stroke=style.glyph_stroke,
+            slant=slant,
+        )

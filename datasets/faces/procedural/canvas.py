@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
@@ -33,14 +34,15 @@ class Canvas:
         Real tiles are engraved, then the grooves are filled with paint; under light the
         groove's upper-left wall shows as a dark rim just below-right of every stroke.
         """
-        rgb = np.asarray(self.image).astype(np.int16)
-        ink = np.abs(rgb - np.asarray(background, np.int16)).sum(axis=2) > 60
-        shadow = np.zeros_like(ink)
-        shadow[offset:, offset:] = ink[:-offset, :-offset]
-        rim = shadow & ~ink
-        out = rgb.astype(np.float32)
-        out[rim] *= 1.0 - depth
-        self.image = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+        rgb = np.asarray(self.image)
+        bg = np.full_like(rgb, background)
+        ink = cv2.cvtColor(cv2.absdiff(rgb, bg), cv2.COLOR_RGB2GRAY) > 20
+        rim = np.zeros_like(ink)
+        rim[offset:, offset:] = ink[:-offset, :-offset]
+        rim &= ~ink
+        out = rgb.copy()
+        out[rim] = (out[rim] * (1.0 - depth)).astype(np.uint8)
+        self.image = Image.fromarray(out)
         self.draw = ImageDraw.Draw(self.image)
 
     def circle(
@@ -160,11 +162,13 @@ class Canvas:
         stroke: int = 0,
         keep_aspect: bool = True,
         anchor: str = "c",
+        slant: float = 0.0,
     ) -> tuple[float, float, float, float]:
         """Draw `text` so its ink fills `box` (x0, y0, x1, y1); returns the ink box drawn.
 
         Fitting the ink, not the font's line box, keeps layouts the same across fonts whose
-        glyphs sit differently in the em square.
+        glyphs sit differently in the em square. `slant` shears the glyph (x += slant * y), a
+        cheap stand-in for the running hand-written script some sets print names in.
         """
         x0, y0, x1, y1 = box
         bw, bh = max(1.0, x1 - x0), max(1.0, y1 - y0)
@@ -172,6 +176,14 @@ class Canvas:
         mask = _glyph_mask(text, font, size, stroke)
         if mask is None:
             return box
+        if slant:
+            extra = abs(slant) * mask.height
+            mask = mask.transform(
+                (round(mask.width + extra), mask.height),
+                Image.Transform.AFFINE,
+                (1, slant, -extra if slant > 0 else 0, 0, 1, 0),
+                resample=Image.Resampling.BILINEAR,
+            )
         if keep_aspect:
             scale = min(bw / mask.width, bh / mask.height)
             tw, th = mask.width * scale, mask.height * scale

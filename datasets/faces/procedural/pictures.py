@@ -332,7 +332,7 @@ def _blossom_branch(
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     tips: list[tuple[float, float]] = []
-    start = (x0 + w * float(rng.uniform(0.2, 0.8)), y1)
+    start = (x0 + w * float(rng.uniform(0.35, 0.65)), y1)
     stem_brush = replace(brush, stem=style.colour("k")) if rng.random() < 0.6 else brush
     _branch(
         canvas,
