@@ -4,7 +4,8 @@ The server runs in a subprocess on a free loopback port with the replaying recog
 sample's true tiles; real models are tested in test_real_models.py), so what is tested here
 is the page: load the sample, see the boxes, correct a tile, see the score change; and the
 manual mode, which must work with no recognizer at all.
-Set MJLENS_SCREENSHOTS=DIR to keep 360x800 screenshots of each step.
+Set MJLENS_SCREENSHOTS=DIR to keep 360x800 screenshots of each step; MJLENS_CHROMIUM and
+MJLENS_CHROMEDRIVER override the Debian paths. With CI=true a missing browser fails the run.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from tests.api.fakes import SAMPLE_TRUTH
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROMIUM = os.environ.get("MJLENS_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("MJLENS_CHROMEDRIVER", "/usr/bin/chromedriver")
 FLAGS = [
     "--headless",
     "--no-sandbox",
