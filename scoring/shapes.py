@@ -8,6 +8,7 @@ at the same tile), because the first of two equally scored decompositions is the
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import product
 
 CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
 # A set: (kind, tile, melded). A chow is named by its middle tile, like the reference does.
@@ -15,47 +16,82 @@ Set = tuple[int, int, bool]
 
 
 def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
-    """Every split of `counts` into `n_sets` concealed sets plus a pair: [(sets, pair tile)]."""
-    found: list[tuple[list[Set], int]] = []
-    work = list(counts)
-    present = [t for t in range(34) if counts[t]]
+    """Every split of `counts` into `n_sets` concealed sets plus a pair: [(sets, pair tile)].
+
+    Each suit is split on its own (suit patterns repeat, so that is remembered) and the splits
+    are combined suit by suit, which keeps the reference's order."""
+    groups = _groups(counts)
+    pair_suit = -1
+    for g, group in enumerate(groups):
+        rest = sum(group) % 3
+        if rest == 1 or (rest == 2 and pair_suit >= 0):
+            return []
+        if rest == 2:
+            pair_suit = g
+    if pair_suit < 0:
+        return []
+    options = []
+    for g, group in enumerate(groups):
+        if any(group):
+            splits = _suit_divisions(group, 9 * g, g == pair_suit)
+            if not splits:
+                return []
+            options.append(splits)
+    found = []
+    for combo in product(*options):
+        sets = [s for split, _ in combo for s in split]
+        if len(sets) == n_sets:
+            found.append((sets, next(pair for _, pair in combo if pair >= 0)))
+    return found
+
+
+@cache
+def _suit_divisions(
+    group: tuple[int, ...], base: int, with_pair: bool
+) -> tuple[tuple[tuple[Set, ...], int], ...]:
+    """The splits of one suit into sets (and the pair, else -1), sets in non-decreasing order
+    of (tile, pung before chow): the order in which the reference finds them."""
+    found: list[tuple[tuple[Set, ...], int]] = []
+    work = list(group)
+    size = len(group)
     chosen: list[Set] = []
 
     def search(start: int, pung_allowed: bool, left: int) -> None:
-        if len(chosen) == n_sets:
-            pair = next(t for t in present if work[t])
-            if work[pair] == 2:  # two tiles left: a pair only if they are the same
-                found.append((list(chosen), pair))
+        if left == (2 if with_pair else 0):
+            if not with_pair:
+                found.append((tuple(chosen), -1))
+                return
+            k = next(k for k in range(size) if work[k])
+            if work[k] == 2:
+                found.append((tuple(chosen), base + k))
             return
         behind = 0
-        for t in present:
-            if t < start:
-                continue
-            n = work[t]
+        for k in range(start, size):
+            n = work[k]
             if not n:
                 continue
-            if behind > 2:  # tiles left behind can only be the pair
+            if behind > (2 if with_pair else 0):  # tiles left behind can only be the pair
                 return
-            if n >= 3 and (t > start or pung_allowed):
-                work[t] = n - 3
-                chosen.append((PUNG, t, False))
-                search(t, True, left - 3)
+            if n >= 3 and (k > start or pung_allowed):
+                work[k] = n - 3
+                chosen.append((PUNG, base + k, False))
+                search(k, True, left - 3)
                 chosen.pop()
-                work[t] = n
-            if t < 27 and t % 9 < 7 and work[t + 1] and work[t + 2]:
-                work[t] = n - 1
-                work[t + 1] -= 1
-                work[t + 2] -= 1
-                chosen.append((CHOW, t + 1, False))
-                search(t, False, left - 3)  # the same tile again: only another chow
+                work[k] = n
+            if size == 9 and k < 7 and work[k + 1] and work[k + 2]:
+                work[k] = n - 1
+                work[k + 1] -= 1
+                work[k + 2] -= 1
+                chosen.append((CHOW, base + k + 1, False))
+                search(k, False, left - 3)  # the same tile again: only another chow
                 chosen.pop()
-                work[t] = n
-                work[t + 1] += 1
-                work[t + 2] += 1
-            behind += work[t]
+                work[k] = n
+                work[k + 1] += 1
+                work[k + 2] += 1
+            behind += work[k]
 
-    search(0, True, sum(counts))
-    return found
+    search(0, True, sum(group))
+    return tuple(found)
 
 
 @cache

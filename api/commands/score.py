@@ -8,6 +8,7 @@ line on stdout, an invalid line answered in place with `valid: false`.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from typing import Any, TextIO
@@ -62,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.notation:
             raise CliError("give either a notation or --jsonl, not both")
+        # Scoring makes many short-lived, acyclic objects that reference counting frees at
+        # once; the cycle collector's frequent young-generation passes find nothing and cost
+        # about a quarter of the stream's time. This process only streams: freeze what the
+        # imports made and collect young objects less often.
+        gc.freeze()
+        gc.set_threshold(50_000, 10, 10)
         return stream(sys.stdin, sys.stdout, args.ruleset)
     if not args.notation:
         raise CliError('give a hand, e.g. mjlens score "[567m,2][999s,3][SSSS]123pCC", or --jsonl')

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +64,25 @@ def test_jsonl_answers_every_line_in_place() -> None:
     assert answers[0]["total"] == answers[4]["total"] == 22
     assert "not JSON" in answers[1]["error"] and "empty line" in answers[2]["error"]
     assert "winning_tile is missing" in answers[3]["error"]
+
+
+def test_jsonl_through_the_command_line() -> None:
+    """The real process: `mjlens score --jsonl` reads stdin and answers line by line."""
+    root = Path(__file__).resolve().parents[2]
+    hand = {
+        "concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "5s"],
+        "winning_tile": "5s",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "score", "--jsonl", "--ruleset", "mcr-mil"],
+        input=json.dumps(hand) + "\n[]\n",
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = (json.loads(line) for line in done.stdout.splitlines())
+    assert first["valid"] and first["ruleset"] == "mcr-mil" and first["total"] == 22
+    assert not second["valid"] and "JSON object" in second["error"]
