@@ -38,8 +38,10 @@ def _muted(rng: np.random.Generator, saturation: tuple[float, float] = (0.1, 0.6
 
 
 def _colourize(shade: np.ndarray, base: np.ndarray, spread: float) -> np.ndarray:
-    img = base[None, None, :] * (1.0 + spread * shade[..., None])
-    return np.clip(img, 0, 255).astype(np.uint8)
+    """base * (1 + spread * shade) per channel, saturated to uint8 (OpenCV: fast)."""
+    shade = np.maximum(shade.astype(np.float32, copy=False), -1.0 / spread)  # keep it >= 0
+    channels = [cv2.convertScaleAbs(shade, alpha=spread * float(b), beta=float(b)) for b in base]
+    return cv2.merge(channels)
 
 
 def felt(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -65,27 +67,30 @@ def felt(rng: np.random.Generator, size: int) -> np.ndarray:
 def wood(rng: np.random.Generator, size: int) -> np.ndarray:
     """Planks with long, gently wavering grain: dark latewood bands, fine fibres, seams."""
     tone = rng.uniform(0.45, 1.25)  # from dark walnut to pale pine
-    base = np.array([rng.uniform(40, 70), rng.uniform(80, 115), rng.uniform(120, 165)]) * tone
+    red = rng.uniform(120, 170)  # wood hues: green and blue follow red at fixed shares
+    base = np.array([red * rng.uniform(0.35, 0.55), red * rng.uniform(0.6, 0.75), red]) * tone
     base = np.clip(base, 0, 255).astype(np.float32)
-    y = np.mgrid[0:size, 0:size][0].astype(np.float32)
+    rows = np.arange(size, dtype=np.float32)[:, None]
     planks = rng.random() < 0.6
     period = int(rng.uniform(100, 300)) if planks else size + 1
-    plank = (y // period).astype(np.int32)
+    plank = (np.arange(size) // period)[:, None]
     count = int(plank.max()) + 1
     # Grain wavers slowly along the plank (x), so the noise has few cells across x.
     wave = cv2.resize(
         rng.random((6, 3), dtype=np.float32), (size, size), interpolation=cv2.INTER_CUBIC
     )
-    warp = wave * rng.uniform(5, 30) + rng.uniform(0, 200, count)[plank]
-    spacing = rng.uniform(6, 25)  # texels between growth rings
-    phase = ((y + warp) / spacing) % 1.0
-    rings = -(phase ** rng.uniform(3, 8))  # sharp dark latewood edge, soft earlywood
-    fibres = cv2.resize(rng.random((size // 2, 10), dtype=np.float32), (size, size)) - 0.5
-    shade = 0.3 * rings + 0.25 * fibres + rng.normal(0, 0.06, count)[plank]
-    shade += _fractal(rng, size, (5,)) * 0.2
+    offset = rng.uniform(0, 200, count).astype(np.float32)[plank]
+    warp = wave * np.float32(rng.uniform(5, 30)) + offset
+    spacing = np.float32(rng.uniform(6, 25))  # texels between growth rings
+    phase = (rows + warp) / spacing
+    phase -= np.floor(phase)
+    rings = cv2.pow(phase, float(rng.uniform(3, 8)))  # sharp dark latewood edge, soft earlywood
+    fibres = cv2.resize(rng.random((size // 2, 10), dtype=np.float32), (size, size))
+    tint = rng.normal(0, 0.06, count).astype(np.float32)[plank]
+    shade = -0.3 * rings + 0.25 * (fibres - 0.5) + tint + _fractal(rng, size, (5,)) * 0.2
     if planks:
-        shade[(y.astype(np.int32) % period) < 2] -= 0.5
-    return _colourize(shade.astype(np.float32), base, 0.6)
+        shade[(np.arange(size) % period) < 2] -= 0.5
+    return _colourize(shade, base, 0.6)
 
 
 def cloth(rng: np.random.Generator, size: int) -> np.ndarray:

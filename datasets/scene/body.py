@@ -141,8 +141,7 @@ class Light:
 
 def _shade(bgr: tuple[int, int, int] | np.ndarray, normal: np.ndarray, light: Light) -> tuple:
     k = light.ambient + light.diffuse * max(0.0, float(np.dot(normal, light.direction)))
-    c = np.clip(np.asarray(bgr, float) * k, 0, 255)
-    return (float(c[0]), float(c[1]), float(c[2]))
+    return tuple(min(255.0, max(0.0, float(c) * k)) for c in bgr)
 
 
 def _fixed(pts: np.ndarray) -> np.ndarray:
