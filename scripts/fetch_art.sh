@@ -9,6 +9,9 @@ ART="${MJLENS_ART_DIR:-$ROOT/.cache/art}"
 mkdir -p "$ART/debs"
 failed=()
 
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+
 apt_lists_ready() {
     ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1
 }
@@ -22,7 +25,7 @@ fetch_deb() {
     fi
     if ! apt_lists_ready; then
         echo "fetch_art: apt lists empty, running apt-get update" >&2
-        apt-get update -qq >/dev/null 2>&1 || true
+        $SUDO apt-get update -qq >/dev/null 2>&1 || true
     fi
     rm -rf "$dest" && mkdir -p "$dest"
     local pkg deb
@@ -46,10 +49,8 @@ fetch_deb() {
 ensure_rsvg() {
     command -v rsvg-convert >/dev/null 2>&1 && return 0
     echo "fetch_art: installing librsvg2-bin for rsvg-convert" >&2
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    apt_lists_ready || $sudo apt-get update -qq >/dev/null 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq librsvg2-bin >/dev/null 2>&1 || {
+    apt_lists_ready || $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq librsvg2-bin >/dev/null 2>&1 || {
         echo "fetch_art: could not install librsvg2-bin; SVG sources will be unavailable" >&2
         failed+=("rsvg")
         return 1
@@ -65,12 +66,11 @@ fetch_deb gnome gnome-mahjongg
 ensure_rsvg
 
 # Rasterize once now so the first test run is quick (rasterized PNGs land in .cache/art/raster).
-if command -v rsvg-convert >/dev/null 2>&1; then
-    (cd "$ROOT" && python3 -m datasets.faces.rasterize) || {
-        echo "fetch_art: rasterizing SVG sources failed" >&2
-        failed+=("rasterize")
-    }
-fi
+# Without rsvg-convert the SVG sources say so and the PNG ones (gnome smooth) still work.
+(cd "$ROOT" && MJLENS_ART_DIR="$ART" python3 -m datasets.faces.rasterize) || {
+    echo "fetch_art: rasterizing SVG sources failed" >&2
+    failed+=("rasterize")
+}
 
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "fetch_art: unavailable: ${failed[*]} (the face sources that need them report it)" >&2

@@ -55,7 +55,10 @@ def rasterize_all(force: bool = False) -> int:
         source = themes_dir() / file
         if source.suffix == ".svg":
             strip_png = out_dir / "_strip.png"
-            rsvg_convert(source, strip_png, width)
+            try:
+                rsvg_convert(source, strip_png, width)
+            except ArtMissing:
+                continue  # no rsvg-convert: the PNG theme still works
             strip = Image.open(strip_png).convert("RGBA")
         else:
             strip = Image.open(source).convert("RGBA")

@@ -38,7 +38,7 @@ LAYOUTS: dict[int, tuple[list[tuple[float, float]], str]] = {
     9: ([(u, v) for v in (0.15, 0.5, 0.85) for u in (0.18, 0.5, 0.82)], "bbbrrrggg"),
 }
 # Coin radius as a fraction of the content width.
-RADIUS = {1: 0.46, 2: 0.28, 3: 0.2, 4: 0.22, 5: 0.2, 6: 0.19, 7: 0.15, 8: 0.16, 9: 0.15}
+RADIUS = {1: 0.5, 2: 0.28, 3: 0.2, 4: 0.22, 5: 0.2, 6: 0.19, 7: 0.15, 8: 0.16, 9: 0.15}
 
 
 def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.Generator) -> None:
@@ -115,15 +115,41 @@ def _big_coin(
     c_out, c_mid, c_in = (style.colour(x) for x in roles[:3])
     bg = style.background
     lw = max(2.0, r * 0.07 * style.stroke)
+    design = int(rng.integers(3))
     canvas.circle(cx, cy, r, fill=c_out)
-    canvas.circle(cx, cy, r - lw, fill=bg)
-    petals = int(rng.choice([8, 12, 16]))
-    for k in range(petals):
-        a = 2 * math.pi * k / petals
-        canvas.circle(
-            cx + r * 0.78 * math.cos(a), cy + r * 0.78 * math.sin(a), r * 0.13, fill=c_mid
-        )
+    canvas.circle(cx, cy, r - lw * 1.5, fill=bg)
+    if design == 0:  # a ring of petals round a ringed centre
+        petals = int(rng.choice([8, 12, 16]))
+        for k in range(petals):
+            a = 2 * math.pi * k / petals
+            canvas.circle(
+                cx + r * 0.76 * math.cos(a), cy + r * 0.76 * math.sin(a), r * 0.13, fill=c_mid
+            )
+    else:  # a wavy (Hong Kong) or zigzag band between the rims
+        n = int(rng.integers(14, 26))
+        pts = []
+        for k in range(4 * n + 1):
+            a = 2 * math.pi * k / (4 * n)
+            wave = math.sin(a * n) if design == 1 else (1 if (k // 2) % 2 else -1)
+            rr = r * (0.75 + 0.08 * wave)
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        canvas.line(pts, c_mid, lw * 1.4)
     canvas.circle(cx, cy, r * 0.58, fill=c_in)
-    canvas.circle(cx, cy, r * 0.58 - lw, fill=bg)
-    canvas.circle(cx, cy, r * 0.36, fill=c_mid if rng.random() < 0.5 else c_out)
-    canvas.circle(cx, cy, r * 0.14, fill=bg)
+    canvas.circle(cx, cy, r * 0.58 - lw * 1.2, fill=bg)
+    centre = int(rng.integers(3))
+    if centre == 0:
+        canvas.circle(cx, cy, r * 0.36, fill=c_mid if rng.random() < 0.5 else c_out)
+        canvas.circle(cx, cy, r * 0.14, fill=bg)
+    elif centre == 1:  # concentric thin rings
+        for k, rr in enumerate((0.44, 0.3, 0.16)):
+            canvas.circle(cx, cy, r * rr, outline=(c_out, c_mid, c_in)[k], width=lw)
+    else:  # a four-petal knot
+        for k in range(4):
+            a = math.pi / 2 * k + math.pi / 4
+            canvas.circle(
+                cx + r * 0.2 * math.cos(a),
+                cy + r * 0.2 * math.sin(a),
+                r * 0.2,
+                outline=c_out,
+                width=lw,
+            )

@@ -11,7 +11,7 @@ from datasets.faces.procedural.style import Style
 WIND_GLYPHS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 # Characters printed inside the white dragon's frame by some Hong Kong sets (seen on real
 # tiles: a word of a phrase, different per set); any glyph will do, the frame is the cue.
-FRAME_FILLERS = "才證耀券白福發財壽喜"
+FRAME_FILLERS = "才證耀券福財壽喜龍鳳"  # never 發 or 中: those are other tiles
 
 
 def draw_character(
@@ -86,7 +86,7 @@ def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gen
     kind = (
         "blank"
         if style.japanese and rng.random() < 0.6
-        else str(rng.choice(["frame", "frame_glyph", "glyph", "blank"], p=[0.55, 0.15, 0.2, 0.1]))
+        else str(rng.choice(["frame", "frame_glyph", "glyph", "blank"], p=[0.6, 0.2, 0.1, 0.1]))
     )
     if kind == "blank":
         return
@@ -119,6 +119,18 @@ def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gen
         n = w * 0.1
         for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
             canvas.draw.rectangle((cx - n / 2, cy - n / 2, cx + n / 2, cy + n / 2), fill=colour)
+    if kind == "frame" and rng.random() < 0.2:  # 回-like: a small box tied to the frame
+        ix0, iy0, ix1, iy1 = sub_box((x0, y0, x1, y1), 0.36, 0.38, 0.64, 0.62)
+        thin = max(2.0, outer * 0.4)
+        canvas.draw.rectangle((ix0, iy0, ix1, iy1), outline=colour, width=round(thin))
+        mx, my = (ix0 + ix1) / 2, (iy0 + iy1) / 2
+        for a, b in (
+            ((mx, y0), (mx, iy0)),
+            ((mx, iy1), (mx, y1)),
+            ((x0, my), (ix0, my)),
+            ((ix1, my), (x1, my)),
+        ):
+            canvas.line([a, b], colour, thin)
     if kind == "frame_glyph":
         filler = FRAME_FILLERS[int(rng.integers(len(FRAME_FILLERS)))]
         role = "r" if rng.random() < 0.6 else "b"
