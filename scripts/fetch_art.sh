@@ -42,6 +42,7 @@ fetch_deb() {
         dpkg -x "$deb" "$dest" || { echo "fetch_art: $name: dpkg -x $deb failed" >&2; failed+=("$name"); return 1; }
     done
     touch "$dest/.done"
+    for pkg in "$@"; do rm -f "$ART/debs/${pkg}"_*.deb; done  # unpacked: the .deb is dead weight
     echo "fetch_art: $name ready in $dest"
 }
 
