@@ -102,7 +102,7 @@ def frame_layout(
     center = np.array([width / 2, height / 2]) - (lo + hi) / 2
     margin = np.maximum(np.array([width, height]) - (hi - lo), 0) / 2
     # Most photos centre the hand roughly; a few leave it off-centre or cut by the edge.
-    slide = np.clip(rng.normal(0, 0.35, 2), -1, 1) * margin + rng.uniform(-1, 1, 2) * spill * (
+    slide = np.clip(rng.normal(0, 0.25, 2), -1, 1) * margin + rng.uniform(-1, 1, 2) * spill * (
         hi - lo
     )
     principal = center + slide + np.array([width / 2, height / 2])

@@ -58,44 +58,75 @@ def apply_light(
 
 
 def finger(rng: np.random.Generator, canvas: np.ndarray, ids: np.ndarray) -> None:
-    """A fingertip entering from the frame edge: skin-coloured, round-shaded, with a nail,
-    out of focus. Drawn in its own box only; what it covers stops counting as visible."""
+    """A fingertip entering from the frame edge, close to the lens: tapered, round-shaded with a
+    redder rim, knuckle creases, maybe its nail, out of focus. Drawn in its own box only; what it
+    covers stops counting as visible."""
     h, w = canvas.shape[:2]
     side = int(rng.integers(4))
     t = rng.uniform(0.1, 0.9)
     base = np.array({0: (t * w, 0), 1: (w, t * h), 2: (t * w, h), 3: (0, t * h)}[side])
     inward = np.radians({0: 90, 1: 180, 2: 270, 3: 0}[side] + rng.uniform(-35, 35))
     length = rng.uniform(0.12, 0.35) * max(h, w)
-    width = rng.uniform(0.06, 0.1) * max(h, w)
+    width = rng.uniform(0.06, 0.11) * max(h, w)
     axis = np.array([np.cos(inward), np.sin(inward)])
-    tip = base + length * axis
+    across = np.array([-axis[1], axis[0]])
+    base = base - axis * width  # start beyond the edge so the finger runs out of the frame
+    tip = base + (length + width) * axis
     pad = int(width)
     x0 = int(max(min(base[0], tip[0]) - pad, 0))
     y0 = int(max(min(base[1], tip[1]) - pad, 0))
     x1 = int(min(max(base[0], tip[0]) + pad, w))
     y1 = int(min(max(base[1], tip[1]) + pad, h))
-    if x1 <= x0 or y1 <= y0:
+    if x1 - x0 < 4 or y1 - y0 < 4:
         return
     off = np.array([x0, y0])
+    # Tapered outline: wider at the hand, rounded at the tip.
+    outline = (
+        np.array(
+            [
+                base + across * width * 0.58,
+                tip + across * width * 0.5,
+                tip - across * width * 0.5,
+                base - across * width * 0.58,
+            ]
+        )
+        - off
+    )
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    b, e = (base - off).astype(int), (tip - off).astype(int)
-    cv2.line(mask, tuple(b), tuple(e), 255, int(width))
-    cv2.circle(mask, tuple(e), int(width / 2), 255, -1, cv2.LINE_AA)
+    cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 255, cv2.LINE_AA)
+    end = tip - off
+    cv2.circle(mask, (int(end[0]), int(end[1])), int(width * 0.5), 255, -1, cv2.LINE_AA)
     ids[y0:y1, x0:x1][mask > 127] = 0  # whatever the finger covers is no longer visible
     skin = np.array(
         [rng.uniform(90, 170), rng.uniform(120, 190), rng.uniform(170, 240)], np.float32
     )
-    core = cv2.GaussianBlur(mask, (0, 0), width * 0.3).astype(np.float32)[..., None] / 255
-    colour = skin * (0.55 + 0.5 * core)
-    nail = np.zeros_like(mask)
-    nail_centre = tip - axis * width * 0.3 - off
-    centre = (float(nail_centre[0]), float(nail_centre[1]))
-    box = (centre, (width * 0.45, width * 0.6), float(np.degrees(inward)))
-    cv2.ellipse(nail, box, 255, -1, cv2.LINE_AA)
+    rim = skin * np.array([0.55, 0.6, 0.85], np.float32)  # edges: darker and redder
+    # Round across its width: the distance to the outline, square-rooted, lights the middle.
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3) / (width * 0.5)
+    bulge = np.sqrt(np.clip(depth, 0, 1))[..., None]
+    colour = rim * (1 - bulge) + skin * (0.75 + 0.35 * bulge) * bulge
+    for share in (0.45, 0.75):  # knuckle creases, faint
+        crease = tip - axis * length * share - off
+        a, b = crease + across * width * 0.4, crease - across * width * 0.4
+        lines = np.zeros_like(mask)
+        cv2.line(
+            lines, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, max(1, int(width * 0.03))
+        )
+        colour *= 1 - 0.15 * (cv2.GaussianBlur(lines, (0, 0), 2) / 255)[..., None]
     if rng.random() < 0.6:  # nail side up
+        nail = np.zeros_like(mask)
+        centre = tip - axis * width * 0.3 - off
+        box = (
+            (float(centre[0]), float(centre[1])),
+            (width * 0.45, width * 0.6),
+            float(np.degrees(inward)),
+        )
+        cv2.ellipse(nail, box, 255, -1, cv2.LINE_AA)
         nail_f = cv2.GaussianBlur(nail, (0, 0), 2).astype(np.float32)[..., None] / 255
         colour = colour * (1 - 0.5 * nail_f) + (skin * 0.5 + 120) * 0.5 * nail_f
-    soft = cv2.GaussianBlur(mask, (0, 0), width * 0.08 + 1).astype(np.float32)[..., None] / 255
+    blur = width * rng.uniform(0.04, 0.15) + 1  # close to the lens: out of focus
+    soft = cv2.GaussianBlur(mask, (0, 0), blur).astype(np.float32)[..., None] / 255
+    colour = cv2.GaussianBlur(colour, (0, 0), blur * 0.7)
     roi = canvas[y0:y1, x0:x1]
     roi[:] = np.clip(roi * (1 - soft) + colour * soft, 0, 255).astype(np.uint8)
 

@@ -259,7 +259,8 @@ def render_scene(
         drawn[i] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
 
     canvas = effects.apply_light(rng, canvas, gloss, effects.white_balance(rng))
-    if rng.random() < 0.12:
+    finger = bool(rng.random() < 0.12)
+    if finger:
         effects.finger(rng, canvas, ids)
     image = effects.camera_effects(rng, canvas)
 
@@ -269,6 +270,7 @@ def render_scene(
         "kind": kind,
         "source": source,
         "table": table,
+        "finger": finger,
         **view,
         "camera": cam,
         "style": style,
