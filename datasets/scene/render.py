@@ -18,8 +18,9 @@ import numpy as np
 from datasets.scene import effects
 from datasets.scene.art import FaceSet, source_codes, usable_sources
 from datasets.scene.backgrounds import CLUTTER_MM_PER_TEXEL, TEXTURE_PX, table_texture
-from datasets.scene.body import Light, TileStyle, draw_tile
+from datasets.scene.body import Drawn, Light, TileStyle, draw_tile
 from datasets.scene.camera import Camera, frame_layout
+from datasets.scene.labels import annotate
 from datasets.scene.layout import (
     Placement,
     declared_win,
@@ -31,9 +32,6 @@ from datasets.scene.layout import (
 from scoring.tiles import FLOWERS, PLAYING
 
 KINDS = ("declared_win", "rows", "scattered", "pile")
-AA_FRINGE = 1.0  # px of anti-aliased edge that the boxes take in
-MIN_VISIBLE = 0.4  # tiles less visible than this (frame edge, finger, neighbours) get no label
-OBLIQUE = 0.25  # |cos| of the view to the visible cap below which a label says "oblique"
 
 
 @dataclass
@@ -216,6 +214,27 @@ def _shadows(
     cv2.multiply(canvas, cv2.merge([light_full] * 3), dst=canvas, scale=1 / 255)
 
 
+def _draw_tiles(
+    canvas: np.ndarray,
+    placements: list[Placement],
+    faces: FaceSet,
+    style: TileStyle,
+    cam: Camera,
+    light: Light,
+) -> tuple[np.ndarray, np.ndarray, dict[int, Drawn]]:
+    """Paint every tile, far ones first (painter's algorithm); returns the id map (tile index
+    + 1 per pixel, 0 = not a tile), the glossy-face mask and what each tile left behind."""
+    ids = np.zeros(canvas.shape[:2], np.int16)
+    gloss = np.zeros(canvas.shape[:2], np.uint8)
+    centres = np.array([p.pose.origin + p.pose.w * style.thickness / 2 for p in placements])
+    drawn = {}
+    for i in np.argsort(-cam.depth(centres), kind="stable"):
+        p = placements[i]
+        art = faces.face(p.code)
+        drawn[int(i)] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
+    return ids, gloss, drawn
+
+
 def render_scene(
     rng: np.random.Generator,
     sources: Sequence[str] = ("procedural",),
@@ -248,15 +267,7 @@ def render_scene(
     centre = np.mean([p.pose.origin for p in placements], axis=0)
     canvas, table = _table(rng, cam, centre)
     _shadows(canvas, placements, style, cam, light, rng)
-    ids = np.zeros(canvas.shape[:2], np.int16)
-    gloss = np.zeros(canvas.shape[:2], np.uint8)
-    centres = np.array([p.pose.origin + p.pose.w * style.thickness / 2 for p in placements])
-    order = np.argsort(-cam.depth(centres), kind="stable")  # painter's: far tiles first
-    drawn = {}
-    for i in order:
-        p = placements[i]
-        art = faces.face(p.code)
-        drawn[i] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
+    ids, gloss, drawn = _draw_tiles(canvas, placements, faces, style, cam, light)
 
     canvas = effects.apply_light(rng, canvas, gloss, effects.white_balance(rng))
     finger = bool(rng.random() < 0.12)
@@ -264,7 +275,7 @@ def render_scene(
         effects.finger(rng, canvas, ids)
     image = effects.camera_effects(rng, canvas)
 
-    annotations, kept = _annotate(placements, drawn, ids, source)
+    annotations, kept = annotate(placements, drawn, ids, source)
     # The geometry behind the labels, for tests and debugging (references, no copies).
     meta = {
         "kind": kind,
@@ -280,45 +291,3 @@ def render_scene(
         "annotated": kept,
     }
     return Scene(image=image, hand=hand, annotations=annotations, meta=meta)
-
-
-def _annotate(
-    placements: list[Placement], drawn: dict, ids: np.ndarray, source: str
-) -> tuple[list[dict], list[int]]:
-    """One label per tile visible enough, and the placement index behind each label."""
-    h, w = ids.shape
-    counts = np.bincount(ids.ravel(), minlength=len(placements) + 1)
-    out, kept = [], []
-    for i, p in enumerate(placements):
-        d = drawn[i]
-        area = float(cv2.contourArea(d.hull.astype(np.float32)))
-        visible = counts[i + 1] / max(area, 1.0)
-        if visible < MIN_VISIBLE:
-            continue
-        # Labels use COCO's pixel convention (pixel i spans [i, i+1]); OpenCV draws pixel i
-        # centred on i, hence the half-pixel shift. The face's (sharp) corners stand a hair
-        # outside the rounded body; the box takes them in so that it holds the face quad.
-        # OpenCV's anti-aliased fill also reaches about a pixel past the exact outline.
-        extent = np.vstack([d.hull, d.corners])
-        x0, y0 = extent.min(axis=0) + 0.5 - AA_FRINGE
-        x1, y1 = extent.max(axis=0) + 0.5 + AA_FRINGE
-        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
-        back = d.facing <= 0  # lying face-down, or standing with its back to us
-        ann = {
-            "code": "back" if back else p.code,
-            "bbox": [round(float(v), 2) for v in (x0, y0, x1 - x0, y1 - y0)],
-            "corners": [[round(float(x) + 0.5, 2), round(float(y) + 0.5, 2)] for x, y in d.corners],
-            "sideways": p.sideways,
-            "face_down": back,
-            "role": p.role,
-            "meld_id": p.meld_id,
-            "source": source,
-            "visibility": round(min(float(visible), 1.0), 3),
-        }
-        if back:
-            ann["hidden_code"] = p.code
-        if abs(d.facing) < OBLIQUE:
-            ann["oblique"] = True  # its face or back is seen nearly edge-on: hard to read
-        out.append(ann)
-        kept.append(i)
-    return out, kept

@@ -14,7 +14,8 @@ from datasets.scene import KINDS, render_scene
 from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile, standing_pose
 from datasets.scene.camera import frame_layout
-from datasets.scene.render import MIN_VISIBLE, _sees_horizon
+from datasets.scene.labels import MIN_VISIBLE
+from datasets.scene.render import _sees_horizon
 
 try:  # the scorer lands beside this engine; until then the structural checks below stand alone
     from scoring import score

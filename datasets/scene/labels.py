@@ -1,0 +1,61 @@
+"""Labels from what was drawn: one per tile visible enough, in COCO's pixel convention.
+
+Visibility is the share of a tile's silhouette still showing in the id map once neighbours, the
+finger and the frame edge have taken their part.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.scene.body import Drawn
+from datasets.scene.layout import Placement
+
+AA_FRINGE = 1.0  # px of anti-aliased edge that the boxes take in
+MIN_VISIBLE = 0.4  # tiles less visible than this (frame edge, finger, neighbours) get no label
+OBLIQUE = 0.25  # |cos| of the view to the visible cap below which a label says "oblique"
+
+
+def annotate(
+    placements: list[Placement], drawn: dict[int, Drawn], ids: np.ndarray, source: str
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """One label per tile visible enough, and the placement index behind each label."""
+    h, w = ids.shape
+    counts = np.bincount(ids.ravel(), minlength=len(placements) + 1)
+    out, kept = [], []
+    for i, p in enumerate(placements):
+        d = drawn[i]
+        area = float(cv2.contourArea(d.hull.astype(np.float32)))
+        visible = counts[i + 1] / max(area, 1.0)
+        if visible < MIN_VISIBLE:
+            continue
+        # Labels use COCO's pixel convention (pixel i spans [i, i+1]); OpenCV draws pixel i
+        # centred on i, hence the half-pixel shift. The face's (sharp) corners stand a hair
+        # outside the rounded body; the box takes them in so that it holds the face quad.
+        # OpenCV's anti-aliased fill also reaches about a pixel past the exact outline.
+        extent = np.vstack([d.hull, d.corners])
+        x0, y0 = extent.min(axis=0) + 0.5 - AA_FRINGE
+        x1, y1 = extent.max(axis=0) + 0.5 + AA_FRINGE
+        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
+        back = d.facing <= 0  # lying face-down, or standing with its back to us
+        ann = {
+            "code": "back" if back else p.code,
+            "bbox": [round(float(v), 2) for v in (x0, y0, x1 - x0, y1 - y0)],
+            "corners": [[round(float(x) + 0.5, 2), round(float(y) + 0.5, 2)] for x, y in d.corners],
+            "sideways": p.sideways,
+            "face_down": back,
+            "role": p.role,
+            "meld_id": p.meld_id,
+            "source": source,
+            "visibility": round(min(float(visible), 1.0), 3),
+        }
+        if back:
+            ann["hidden_code"] = p.code
+        if abs(d.facing) < OBLIQUE:
+            ann["oblique"] = True  # its face or back is seen nearly edge-on: hard to read
+        out.append(ann)
+        kept.append(i)
+    return out, kept
