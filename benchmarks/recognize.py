@@ -131,6 +131,7 @@ def evaluate(args: argparse.Namespace) -> Json:
                 (args.sharp_lo, args.sharp_hi),
                 jitter=args.jitter,
                 sideways_known=not args.no_sideways,
+                canonical=args.canonical,
             )
             header = read_header(path.with_suffix(".jpg").read_bytes())
             size = (header.width, header.height)
@@ -195,6 +196,7 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "sharpness": [args.sharp_lo, args.sharp_hi] if args.mode == "sim" else None,
         "jitter": args.jitter if args.mode == "sim" else None,
         "sideways_flags": not args.no_sideways if args.mode == "sim" else None,
+        "canonical_corners": args.canonical if args.mode == "sim" else None,
         "hand_exactly_right": sum(r["hand_right"] for r in rows) / n,
         "hand_and_score_right": len(right) / n,
         "score_right": sum(r["score_right"] for r in rows) / n,
@@ -236,6 +238,9 @@ def main() -> None:
     e.add_argument("--sharp-hi", type=float, default=6.5, help="sim: highest logit sharpness")
     e.add_argument("--jitter", type=float, default=0.0, help="sim: corner noise, face widths")
     e.add_argument("--no-sideways", action="store_true", help="sim: no sideways flags")
+    e.add_argument(
+        "--canonical", action="store_true", help="sim: corners in the detector's canonical order"
+    )
     e.add_argument("--report", help="write every photo's outcome to this JSON file")
     args = parser.parse_args()
     if args.step == "render":

@@ -72,6 +72,10 @@ class Frame:
     up: Array
     right: Array
 
+    def flipped(self) -> Frame:
+        """The same axis read the other way round (a photo turned half round)."""
+        return Frame(-self.up, -self.right)
+
     @property
     def down_normal(self) -> Array:
         normal = np.array([-self.right[1], self.right[0]])

@@ -10,7 +10,8 @@ where geometry alone is ambiguous); it names no tile codes, which is `vision.dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +30,11 @@ _MELD_BASE = 3.0
 _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
-_ASKEW_DEG = 45.0  # a face-up tile within this of upside down is another player's
 _ROW_REACH = 3.0  # tile heights between the hand's rows (melds or flowers on a second row)
+_CORNER_EVIDENCE = 6.0  # corners that know which way faces read outweigh sorting cues
+_SENSE_MARGIN = 3.0  # evidence gap under which the reading sense is called unsure
 _HAND_TILES = 14
+_ORDER = {code: i for i, code in enumerate(PLAYING)}  # m, p, s by rank, then honours
 _NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
 _GAP = 0.08  # tile widths: a gap this wide separates groups
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
@@ -93,6 +96,11 @@ class Layout:
 def layout(tiles: Tiles) -> Layout:
     """Recover rows, melds, the winning tile and flowers from tile geometry.
 
+    The faces' corners fix the rows' axis but not always their sense: a detector that cannot
+    tell a face from the same face upside down reports corners in a canonical order. So the
+    layout is read both ways along the axis and the sense the hand itself supports wins:
+    tiles sorted left to right, the winning tile at the right end of the concealed row.
+
     Example:
         >>> found = layout(tiles)  # doctest: +SKIP
         >>> [g.role for g in found.groups]
@@ -102,6 +110,31 @@ def layout(tiles: Tiles) -> Layout:
         return Layout((), (), (0.0, -1.0), (0.0, 0.0), ("no tiles found in the photo",))
     geometry = TileGeometry.of(tiles)
     frame, notes = reading_frame(geometry, tiles)
+    readings = [_read_in(frame, tiles, geometry, notes) for frame in (frame, frame.flipped())]
+    evidence = [_sense_evidence(found, tiles, geometry, f) for found, f in readings]
+    if _corners_know_up(geometry, tiles):
+        evidence[0] += _CORNER_EVIDENCE
+    # Ties keep the corners' own sense.
+    flip = evidence[1] > evidence[0]
+    found, _ = readings[1] if flip else readings[0]
+    mirrored = [g for g in found.melds if g.claimed_from in ("left", "right")]
+    if abs(evidence[1] - evidence[0]) < _SENSE_MARGIN and mirrored and found.ambiguity is None:
+        note = "unsure which way the hand reads: left and right claims may be swapped"
+        found = replace(found, warnings=(*found.warnings, note), ambiguity=note)
+    return found
+
+
+def _corners_know_up(geometry: TileGeometry, tiles: Tiles) -> bool:
+    """Do the face corners say which way faces read? A detector that cannot tell reports
+    every face's up in the upper-left half-plane; any face clearly outside it shows that
+    these corners carry the real reading direction."""
+    upright = ~tiles.face_down
+    return bool((geometry.ups[upright] @ np.array([-1.0, -1.0]) < -0.3).any())
+
+
+def _read_in(
+    frame: Frame, tiles: Tiles, geometry: TileGeometry, notes: list[str]
+) -> tuple[Layout, Frame]:
     kinds = _kinds(tiles, geometry, frame)
     rows = _rows(geometry, frame)
     warnings = list(notes)
@@ -112,16 +145,13 @@ def layout(tiles: Tiles) -> Layout:
         if r not in hand_rows:
             groups.append(Group("stray", tuple(row), r))
             continue
-        hand = [i for i in row if kinds[i] != "L"]
-        groups += _segment_row(hand, r, kinds, tiles, geometry, frame, warnings, apart)
-        if len(hand) < len(row):
-            groups.append(Group("stray", tuple(i for i in row if kinds[i] == "L"), r))
+        groups += _segment_row(row, r, kinds, tiles, geometry, frame, warnings, apart)
     strays = sum(len(g.tiles) for g in groups if g.role == "stray")
     if strays:
-        warnings.append(f"{strays} tiles lie apart from the hand or askew and were left out")
+        warnings.append(f"{strays} tiles lie apart from the hand and were left out")
     groups = _fit_count(groups)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
-    return Layout(
+    found = Layout(
         groups=tuple(groups),
         rows=tuple(tuple(row) for row in rows),
         up=(float(frame.up[0]), float(frame.up[1])),
@@ -130,13 +160,35 @@ def layout(tiles: Tiles) -> Layout:
         ambiguity=ambiguity,
         kinds=tuple(kinds),
     )
+    return found, frame
+
+
+def _sense_evidence(found: Layout, tiles: Tiles, geometry: TileGeometry, frame: Frame) -> float:
+    """How well this reading sense fits how people lay a hand out.
+
+    +1 per neighbouring pair in ascending order within a group (players sort their tiles,
+    and lay melds out in order), -1 per descending pair; +2 when the winning tile lies to the
+    right of the concealed tiles, -2 when to the left.
+    """
+    codes = tiles.codes
+    score = 0.0
+    for group in found.groups:
+        if group.role not in ("concealed", "meld"):
+            continue
+        keys = [_ORDER.get(codes[i]) for i in group.tiles]
+        for a, b in pairwise(keys):
+            if a is not None and b is not None and a != b:
+                score += 1.0 if b > a else -1.0
+    if found.winning is not None and found.concealed:
+        along = frame.along(geometry.centers)
+        score += (
+            2.0 if along[found.winning] > float(np.mean(along[list(found.concealed)])) else -2.0
+        )
+    return score
 
 
 def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
-    """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down, L loose.
-
-    L: a face-up tile that reads upside down: a discard or the opposite player's tile, not
-    part of the declared hand (flowers may lie any way round).
+    """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
 
     The detector's face-down flag decides: it sees the tile's body, while the classifier's
     `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
@@ -144,14 +196,10 @@ def _kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
     turned = frame.quarter_turned(geometry)
     # A flower is never claimed, so a turned flower is just lying askew.
     flowery = tiles.probs[:, _FLOWER_SLICE].sum(axis=1) > 0.5
-    # Only upside down counts: perspective tilts genuine hand tiles by 30 degrees and more.
-    askew = geometry.ups @ frame.up < -np.cos(np.radians(_ASKEW_DEG))
     kinds = []
     for i in range(len(tiles)):
         if tiles.face_down[i]:
             kinds.append("D")
-        elif askew[i] and not flowery[i]:
-            kinds.append("L")
         elif (tiles.sideways[i] or turned[i]) and not flowery[i]:
             kinds.append("S")
         else:

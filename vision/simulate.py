@@ -45,12 +45,16 @@ def tiles_from_annotations(
     sharpness: tuple[float, float] = (3.0, 6.0),
     jitter: float = 0.0,
     sideways_known: bool = True,
+    canonical: bool = False,
 ) -> Tiles:
     """Ground-truth boxes and corners with simulated classifier probabilities.
 
     A face-down tile's true class is `back`, as the classifier sees it. `jitter` moves each
     corner by Gaussian noise of that many face widths (a detector's error);
-    `sideways_known=False` drops the sideways flags, leaving them to the geometry.
+    `sideways_known=False` drops the sideways flags, leaving them to the geometry;
+    `canonical=True` turns each face's corners half round where its up points into the
+    lower-right half-plane, as the shipped detector reports them (it cannot tell a face from
+    the same face upside down).
     """
     n = len(annotations)
     corners = np.array([a["corners"] for a in annotations], dtype=np.float32).reshape(n, 4, 2)
@@ -58,6 +62,10 @@ def tiles_from_annotations(
         width = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1).reshape(n, 1, 1)
         corners = corners + rng.normal(0, jitter, corners.shape) * width
         corners = corners.astype(np.float32)
+    if canonical and n:
+        up = (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
+        turn = up @ np.array([-1.0, -1.0]) < 0
+        corners[turn] = np.roll(corners[turn], 2, axis=1)
     xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     down = np.array([bool(a.get("face_down")) for a in annotations])
     codes = [BACK if d else str(a["code"]) for a, d in zip(annotations, down, strict=True)]

@@ -127,3 +127,21 @@ def test_discards_across_the_table_are_left_out() -> None:
     assert _found_roles(roles[: len(hand)]) == _roles(hand)
     assert set(roles[len(hand) :]) == {"stray"}
     assert any("left out" in w for w in found.warnings)
+
+
+@pytest.mark.parametrize("angle", [0.0, 180.0, 90.0, 270.0])
+def test_canonical_corners_still_read_the_right_way_round(angle: float) -> None:
+    # The shipped detector cannot tell a face from itself upside down: its corners always
+    # point "up" into the upper-left half-plane. The sorted hand and the winning tile at
+    # the right end of the concealed row tell which way the hand reads.
+    hand = {
+        "melds": [{"type": "pung", "tiles": ["C"] * 3, "claimed_from": "left"}],
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "7p"],
+        "winning_tile": "7p",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, angle_deg=angle)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(9), SURE, canonical=True))
+    (meld,) = found.of_role("meld")
+    assert meld.claimed_from == "left"
+    assert found.winning is not None and ann[found.winning]["role"] == "winning"
