@@ -84,7 +84,7 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
             tally.add(Fan.PUNG_OF_TERMINALS_OR_HONORS, (s,))
 
 
-def _terminal_chows(chows: Sequence[Set], pair: int) -> Fan | None:
+def terminal_chows(chows: Sequence[Set], pair: int) -> Fan | None:
     """一色双龙会 / 三色双龙会: 123 and 789 chows around a pair of 5."""
     if pair >= 27 or pair % 9 != 4:
         return None
@@ -100,7 +100,7 @@ def _terminal_chows(chows: Sequence[Set], pair: int) -> Fan | None:
     return None
 
 
-def _is_nine_gates(standing: Sequence[int]) -> bool:
+def is_nine_gates(standing: Sequence[int]) -> bool:
     """九莲宝灯: the 13 tiles held before the win are 1112345678999 of one suit."""
     if len(standing) != 13 or standing[0] >= 27 or standing[0] // 9 != standing[-1] // 9:
         return False
@@ -108,6 +108,30 @@ def _is_nine_gates(standing: Sequence[int]) -> bool:
     for t in standing:
         counts[t % 9] += 1
     return counts == [3, 1, 1, 1, 1, 1, 1, 1, 3]
+
+
+def concealment_fans(tally: Tally, deal: Deal) -> None:
+    """门前清 / 不求人 with nothing exposed (a concealed kong is not), 全求人 with four melds."""
+    melded = deal.melded_count()
+    if melded == 0:
+        tally.add(Fan.FULLY_CONCEALED_HAND if deal.self_drawn else Fan.CONCEALED_HAND)
+    elif melded == 4 and not deal.self_drawn:
+        tally.add(Fan.MELDED_HAND)
+
+
+def pair_fans(tally: Tally, chows: Sequence[Set], pungs: Sequence[Set], pair: int) -> None:
+    """What the pair completes: 平和 (four chows, a suited pair), 小三元, 小四喜."""
+    pair_set: Set = (PAIR, pair, False)
+    if len(chows) == 4:
+        if pair < 27:
+            tally.add(Fan.ALL_CHOWS)
+    elif tally.has(Fan.TWO_DRAGON_PUNGS):
+        if pair in DRAGON_TILES:
+            dragons = tuple(s for s in pungs if s[1] in DRAGON_TILES)
+            tally.add(Fan.LITTLE_THREE_DRAGONS, (*dragons, pair_set))
+    elif tally.has(Fan.BIG_THREE_WINDS) and pair in WIND_TILES:
+        winds = tuple(s for s in pungs if s[1] in WIND_TILES)
+        tally.add(Fan.LITTLE_FOUR_WINDS, (*winds, pair_set))
 
 
 def set_trait_fans(tally: Tally, sets: Sequence[Set]) -> None:
@@ -219,32 +243,16 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
         pungs = [(k, t, True) if t == deal.win and not m else (k, t, m) for k, t, m in pungs]
     if pungs:
         kong_and_pung_fans(tally, pungs, deal)
-    terminal = _terminal_chows(chows, pair) if len(chows) == 4 else None
+    terminal = terminal_chows(chows, pair) if len(chows) == 4 else None
     if terminal is not None:
         tally.add(terminal, (*chows, (PAIR, pair, False)))
     else:
         chow_fans(tally, chows)
         pung_fans(tally, pungs)
-    if _is_nine_gates(deal.standing):
+    if is_nine_gates(deal.standing):
         tally.add(Fan.NINE_GATES)
-    melded = deal.melded_count()
-    if melded == 0:
-        tally.add(Fan.FULLY_CONCEALED_HAND if deal.self_drawn else Fan.CONCEALED_HAND)
-    elif melded == 4 and not deal.self_drawn:
-        tally.add(Fan.MELDED_HAND)
-    if len(chows) == 4:
-        if pair < 27:
-            tally.add(Fan.ALL_CHOWS)
-    elif tally.has(Fan.TWO_DRAGON_PUNGS):
-        if pair in DRAGON_TILES:
-            tally.add(
-                Fan.LITTLE_THREE_DRAGONS,
-                (*(s for s in pungs if s[1] in DRAGON_TILES), (PAIR, pair, False)),
-            )
-    elif tally.has(Fan.BIG_THREE_WINDS) and pair in WIND_TILES:
-        tally.add(
-            Fan.LITTLE_FOUR_WINDS, (*(s for s in pungs if s[1] in WIND_TILES), (PAIR, pair, False))
-        )
+    concealment_fans(tally, deal)
+    pair_fans(tally, chows, pungs, pair)
     sets = [*deal.fixed, *concealed_sets, (PAIR, pair, False)]
     set_trait_fans(tally, sets)
     tiles = all_tiles(sets)
@@ -255,9 +263,14 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
     wait_fans(tally, [*concealed_sets, (PAIR, pair, False)], deal.standing, deal)
     apply_exclusions(tally)
     wind_fans(tally, pungs, deal)
+    chicken_hand(tally)
+    return tally
+
+
+def chicken_hand(tally: Tally) -> None:
+    """无番和: nothing else counted (flowers are added later and do not change it)."""
     if not tally.counts:
         tally.add(Fan.CHICKEN_HAND)
-    return tally
 
 
 def basic_readings(deal: Deal) -> list[tuple[Tally, list[Set]]]:
