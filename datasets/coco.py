@@ -12,7 +12,7 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +31,8 @@ EXTRA_KEYS = (
 )
 CATEGORY_ID = {code: i + 1 for i, code in enumerate(CLASSES)}
 
-# (file name, width, height, Hand JSON or None, annotations as render_scene gives them)
-ImageRecord = tuple[str, int, int, Mapping[str, Any] | None, Sequence[Mapping[str, Any]]]
+# (file name, width, height, Hand JSON or None, annotations[, extra image fields])
+ImageRecord = tuple[Any, ...]
 
 
 def categories() -> list[dict[str, Any]]:
@@ -57,16 +57,18 @@ def annotation_to_coco(ann: Mapping[str, Any], image_id: int, ann_id: int) -> di
 def build_coco(records: Iterable[ImageRecord], info: Mapping[str, Any] | None = None) -> dict:
     """The whole COCO dict; image ids are 1-based in record order."""
     images, annotations = [], []
-    for image_id, (name, width, height, hand, anns) in enumerate(records, start=1):
-        images.append(
-            {
-                "id": image_id,
-                "file_name": name,
-                "width": width,
-                "height": height,
-                "hand": dict(hand) if hand is not None else None,
-            }
-        )
+    for image_id, record in enumerate(records, start=1):
+        name, width, height, hand, anns = record[:5]
+        image = {
+            "id": image_id,
+            "file_name": name,
+            "width": width,
+            "height": height,
+            "hand": dict(hand) if hand is not None else None,
+        }
+        if len(record) > 5:
+            image.update(record[5])  # e.g. how the scene was drawn
+        images.append(image)
         for ann in anns:
             annotations.append(annotation_to_coco(ann, image_id, len(annotations) + 1))
     return {

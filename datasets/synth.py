@@ -22,6 +22,8 @@ DEFAULT_KINDS = ("declared_win",)
 # When several kinds are asked for, declared wins stay the bulk: they are what users photograph.
 KIND_WEIGHTS = {"declared_win": 0.6, "rows": 0.15, "scattered": 0.15, "pile": 0.1}
 JPEG_QUALITY = 92
+# How each image was drawn, kept in its COCO record: lets training filter or weigh by it.
+SCENE_KEYS = ("kind", "source", "table", "finger", "tilt", "azimuth", "roll", "fill", "hfov")
 
 
 def image_rng(seed: int, index: int) -> np.random.Generator:
@@ -56,7 +58,9 @@ def _render(job: tuple[int, int, str, tuple[str, ...], tuple[str, ...], int]) ->
     name = f"images/{index:06d}.jpg"
     cv2.imwrite(str(Path(out) / name), scene.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     h, w = scene.image.shape[:2]
-    return index, name, w, h, scene.hand, scene.annotations
+    drawn = {k: scene.meta[k] for k in SCENE_KEYS}
+    drawn = {k: round(v, 2) if isinstance(v, float) else v for k, v in drawn.items()}
+    return index, name, w, h, scene.hand, scene.annotations, {"scene": drawn}
 
 
 def generate(
