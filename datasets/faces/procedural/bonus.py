@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from datasets.faces.procedural.canvas import Canvas
+from datasets.faces.procedural.canvas import RGB, Canvas
 from datasets.faces.procedural.layout import CHINESE_NUMERALS, Box, sub_box
 from datasets.faces.procedural.pictures import (
     PAINTING_WEIGHTS,
@@ -18,6 +18,10 @@ from datasets.faces.procedural.style import Style
 NAMES = "梅蘭菊竹春夏秋冬"
 # Some sets print a word of a phrase instead of the name (seen on real Hong Kong tiles).
 REBUS = "券才證是耀您選首福祿壽喜財"
+# Where the labels go: Hong Kong corners (numeral one side, name the other), the name at the
+# bottom or down a side, or a mainland-style title (big name on top, small numeral or none).
+LAYOUTS = ("corners", "bottom", "side", "title")
+LAYOUT_WEIGHTS = (0.7, 0.07, 0.11, 0.12)
 
 
 def draw_bonus(
@@ -26,71 +30,72 @@ def draw_bonus(
     """`number` 1-8: 1-4 flowers, 5-8 seasons; the printed numeral is 1-4 for both."""
     rank = (number - 1) % 4 + 1
     is_season = number > 4
-    # One ink per group in a set: flowers and seasons are printed in different colours.
-    group_roles = ["r", "b", "k", "g"]
-    rng.shuffle(group_roles[:3])
+    # One ink per group in a set: flowers and seasons print in different colours, which one
+    # in which differs between sets.
+    group_roles = [str(r) for r in rng.permutation(["r", "b", "k"])]
     role = group_roles[int(is_season)]
     numeral = str(rank) if rng.random() < 0.7 else CHINESE_NUMERALS[rank - 1]
     name_kind = str(rng.choice(["name", "rebus", "none"], p=[0.8, 0.1, 0.1]))
     name = NAMES[number - 1] if name_kind == "name" else REBUS[int(rng.integers(len(REBUS)))]
-    if name == "蘭" and rng.random() < 0.25:
+    if rng.random() < 0.25 and name == "蘭":  # rng drawn for every tile: a set stays one set
         name = "兰"  # simplified, as mainland sets print it
-
+    layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
     numeral_left = rng.random() < 0.45
     label_h = float(rng.uniform(0.16, 0.24))
     num_w = float(rng.uniform(0.2, 0.3))
-    num_box = (
-        sub_box(box, 0.0, 0.0, num_w, label_h)
-        if numeral_left
-        else sub_box(box, 1 - num_w, 0.0, 1.0, label_h)
-    )
+    name_w = float(rng.uniform(0.26, 0.36))
 
-    picture_top = label_h * float(rng.uniform(0.5, 1.0))
-    picture = sub_box(box, 0.0, picture_top, 1.0, 1.0)
-    if rng.random() < 0.35 and not is_season:
+    def corner(left: bool, width: float, height: float) -> Box:
+        return (
+            sub_box(box, 0.0, 0.0, width, height)
+            if left
+            else sub_box(box, 1 - width, 0.0, 1.0, height)
+        )
+
+    num_box: Box | None = corner(numeral_left, num_w, label_h)
+    if layout == "corners":
+        name_box = corner(not numeral_left, name_w, label_h)
+    elif layout == "bottom":
+        name_box = sub_box(box, 0.32, 0.8, 0.68, 1.0)
+    elif layout == "side":  # a column down the side opposite the numeral
+        name_box = (
+            sub_box(box, 0.78, 0.05, 1.0, 0.4)
+            if numeral_left
+            else sub_box(box, 0.0, 0.05, 0.22, 0.4)
+        )
+    else:  # title: the name large and centred on top, the numeral small in a corner, or none
+        title_h = float(rng.uniform(0.22, 0.3))
+        name_box = sub_box(box, 0.3, 0.0, 0.7, title_h)
+        label_h = title_h
+        num_box = corner(numeral_left, num_w * 0.7, label_h * 0.55) if rng.random() < 0.6 else None
+
+    picture = sub_box(box, 0.0, label_h * float(rng.uniform(0.5, 1.0)), 1.0, 1.0)
+    paints_named_plant = rng.random() < 0.35  # the set paints each flower's own plant
+    kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
+    if paints_named_plant and not is_season:
         kind = PLANT_OF_FLOWER[rank]
-    else:
-        kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
+    # Label details are drawn before the painting, whose own draws differ per plant: so every
+    # tile of a set (same seed) prints its labels alike.
+    heavy = int(rng.choice([0, 1, 2, 3]))  # numerals are often printed bold
+    ringed = bool(rng.random() < 0.12)  # some sets ring the numeral
+    name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
+    lean = rng.random() < 0.5  # brush-written names lean
+    slant = float(rng.uniform(-0.35, 0.1)) if lean else 0.0
     draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
 
-    heavy = int(rng.choice([0, 1, 2, 3]))  # numerals are often printed bold
-    drawn = canvas.glyph(numeral, style.small_font, num_box, style.colour(role), stroke=heavy)
-    if rng.random() < 0.12:  # some sets ring the numeral
-        nx0, ny0, nx1, ny1 = drawn
-        r = max(nx1 - nx0, ny1 - ny0) * 0.7
-        canvas.circle(
-            (nx0 + nx1) / 2,
-            (ny0 + ny1) / 2,
-            r,
-            outline=style.colour(role),
-            width=max(2.0, r * 0.12),
-        )
+    if num_box is not None:
+        _numeral(canvas, style, num_box, numeral, style.colour(role), heavy, ringed)
     if name_kind != "none":
-        placement = str(rng.choice(["corner", "bottom", "side"], p=[0.8, 0.08, 0.12]))
-        name_w = float(rng.uniform(0.26, 0.36))
-        if placement == "corner":
-            nb = (
-                sub_box(box, 1 - name_w, 0.0, 1.0, label_h)
-                if numeral_left
-                else sub_box(box, 0.0, 0.0, name_w, label_h)
-            )
-        elif placement == "bottom":
-            nb = sub_box(box, 0.32, 0.8, 0.68, 1.0)
-        else:  # a column down the side opposite the numeral
-            nb = (
-                sub_box(box, 0.78, 0.05, 1.0, 0.4)
-                if numeral_left
-                else sub_box(box, 0.0, 0.05, 0.22, 0.4)
-            )
-        name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
-        slant = (
-            float(rng.uniform(-0.35, 0.1)) if rng.random() < 0.5 else 0.0
-        )  # brush-written names lean
+        colour = style.colour(name_role)
         canvas.glyph(
-            name,
-            style.small_font,
-            nb,
-            style.colour(name_role),
-            stroke=style.glyph_stroke,
-            slant=slant,
+            name, style.small_font, name_box, colour, stroke=style.glyph_stroke, slant=slant
         )
+
+
+def _numeral(
+    canvas: Canvas, style: Style, box: Box, numeral: str, colour: RGB, heavy: int, ringed: bool
+) -> None:
+    x0, y0, x1, y1 = canvas.glyph(numeral, style.small_font, box, colour, stroke=heavy)
+    if ringed:
+        r = max(x1 - x0, y1 - y0) * 0.7
+        canvas.circle((x0 + x1) / 2, (y0 + y1) / 2, r, outline=colour, width=max(2.0, r * 0.12))
