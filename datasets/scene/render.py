@@ -110,8 +110,9 @@ def _camera(
     if kind == "rows":
         azimuth = rng.normal(0, 12)
     else:
-        azimuth = rng.normal(0, 8) if rng.random() < 0.85 else rng.uniform(-180, 180)
-    roll = rng.normal(0, 4) if rng.random() < 0.8 else rng.uniform(-180, 180)
+        azimuth = rng.normal(0, 8) if rng.random() < 0.9 else rng.uniform(-180, 180)
+    # Mostly level; now and then any turn (a photo from across the table, no EXIF turn).
+    roll = rng.normal(0, 4) if rng.random() < 0.88 else rng.uniform(-180, 180)
     fill = rng.uniform(0.45, 0.8) if kind == "pile" else rng.uniform(0.65, 1.0)
     if kind == "declared_win" and rng.random() < 0.08:
         fill = rng.uniform(1.2, 2.0)  # a close-up: part of the hand, tiles cut by the frame

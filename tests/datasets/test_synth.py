@@ -20,6 +20,8 @@ def test_a_slice_renders_the_same_images_as_the_whole_set(tmp_path) -> None:
     whole = generate(3, tmp_path / "a", seed=5, size=256, kinds=("declared_win", "pile"))
     part = generate(1, tmp_path / "b", seed=5, size=256, kinds=("declared_win", "pile"), start=2)
     assert whole["annotations"] and whole["images"][2]["hand"] == part["images"][0]["hand"]
+    assert whole["images"][2]["scene"] == part["images"][0]["scene"]
+    assert {img["scene"]["kind"] for img in whole["images"]} <= {"declared_win", "pile"}
     a = cv2.imread(str(tmp_path / "a/images/000002.jpg"))
     b = cv2.imread(str(tmp_path / "b/images/000002.jpg"))
     assert np.array_equal(a, b)
