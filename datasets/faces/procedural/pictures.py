@@ -29,10 +29,11 @@ PAINTINGS = (
     "figure",
     "pot",
     "bird_branch",
+    "landscape",
 )
 # The Hong Kong rose spray (a big blossom low in the middle, leafy twigs above, roots below)
 # is what most real flower and season tiles show, so it leads.
-PAINTING_WEIGHTS = (0.34, 0.16, 0.1, 0.08, 0.07, 0.07, 0.06, 0.07, 0.05)
+PAINTING_WEIGHTS = (0.34, 0.16, 0.1, 0.08, 0.07, 0.06, 0.05, 0.06, 0.04, 0.04)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ def draw_painting(
         "figure": _figure,
         "pot": _potted_plant,
         "bird_branch": _bird_on_branch,
+        "landscape": _landscape,
     }[kind](canvas, style, brush, box, rng)
 
 
@@ -525,3 +527,57 @@ def _bird_on_branch(
     h = y1 - y0
     _blossom_branch(canvas, style, brush, (x0, y0 + h * 0.35, x1, y1), rng)
     draw_bird(canvas, style, (x0, y0, x1, y0 + h * 0.7), rng)
+
+
+def _landscape(
+    canvas: Canvas, style: Style, brush: Brush, box: Box, rng: np.random.Generator
+) -> None:
+    """A small scene (sun or moon, hills, water, a tree), as some sets paint the seasons."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    sun = (x0 + w * float(rng.uniform(0.15, 0.85)), y0 + h * float(rng.uniform(0.1, 0.3)))
+    r = w * float(rng.uniform(0.08, 0.14))
+    if rng.random() < 0.5:
+        canvas.circle(*sun, r, fill=brush.petal)
+    else:
+        canvas.circle(*sun, r, outline=brush.petal, width=brush.width * 0.7)
+        for k in range(8):
+            a = math.pi * k / 4
+            canvas.line(
+                [
+                    (sun[0] + r * 1.3 * math.cos(a), sun[1] + r * 1.3 * math.sin(a)),
+                    (sun[0] + r * 1.8 * math.cos(a), sun[1] + r * 1.8 * math.sin(a)),
+                ],
+                brush.petal,
+                brush.width * 0.5,
+            )
+    horizon = y0 + h * float(rng.uniform(0.5, 0.7))
+    hill = style.colour("b" if rng.random() < 0.5 else "g")
+    for _ in range(int(rng.integers(1, 4))):
+        px = x0 + w * float(rng.uniform(0.1, 0.9))
+        peak = horizon - h * float(rng.uniform(0.15, 0.35))
+        half = w * float(rng.uniform(0.2, 0.4))
+        canvas.line([(px - half, horizon), (px, peak), (px + half, horizon)], hill, brush.width)
+    for k in range(int(rng.integers(2, 4))):  # water lines
+        y = horizon + h * 0.08 * (k + 1)
+        xa = x0 + w * float(rng.uniform(0.0, 0.3))
+        canvas.curve(
+            (xa, y),
+            (xa + w * 0.2, y - h * 0.03),
+            (xa + w * 0.4, y + h * 0.03),
+            (xa + w * 0.6, y),
+            hill,
+            brush.width * 0.6,
+        )
+    if rng.random() < 0.7:  # a tree or reeds on the shore
+        tx = x0 + w * float(rng.uniform(0.1, 0.9))
+        canvas.line([(tx, y1), (tx, horizon - h * 0.1)], brush.stem, brush.width)
+        for _ in range(int(rng.integers(3, 6))):
+            canvas.leaf(
+                tx,
+                horizon - h * float(rng.uniform(0.0, 0.15)),
+                w * float(rng.uniform(0.12, 0.2)),
+                w * 0.05,
+                float(rng.uniform(-170, -10)),
+                brush.leaf,
+            )
