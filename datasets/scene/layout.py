@@ -183,15 +183,24 @@ def hand_in_play(
     return out
 
 
-def rack_rows(codes: list[str], style: TileStyle, rng: np.random.Generator) -> list[Placement]:
-    """A player's hand still standing on the table, faces towards the camera."""
+def rack_rows(
+    codes: list[str],
+    style: TileStyle,
+    rng: np.random.Generator,
+    origin: tuple[float, float] = (0.0, 0.0),
+    facing_yaw: float = 0.0,
+    role: str = "concealed",
+) -> list[Placement]:
+    """A hand still standing on the table; faces towards the camera at yaw 0, away at 180."""
     out = []
-    x = 0.0
-    yaw = rng.normal(0, 2)
+    yaw = facing_yaw + rng.normal(0, 2)
+    along = np.array([np.cos(np.radians(yaw)), np.sin(np.radians(yaw))])
     lean = rng.uniform(-12, 4)  # tiles lean back a little against each other
+    x = 0.0
     for code in codes:
-        pose = standing_pose(x + style.width / 2, rng.normal(0, 0.3), yaw, style, lean)
-        out.append(Placement(code, pose, False, False, "concealed"))
+        cx, cy = np.asarray(origin) + along * (x + style.width / 2)
+        pose = standing_pose(float(cx), float(cy + rng.normal(0, 0.3)), yaw, style, lean)
+        out.append(Placement(code, pose, False, False, role))
         x += style.width + abs(rng.normal(0, 0.3))
     return out
 
@@ -269,8 +278,12 @@ def table_extras(
     n = int(rng.integers(3, 15))
     picked = [spare[i] for i in rng.choice(len(spare), size=min(n, len(spare)), replace=False)]
     far = y1 + style.height * rng.uniform(0.8, 2.5)
-    if rng.random() < 0.7:  # discards, strewn face-up in the middle of the table
+    choice = rng.random()
+    if choice < 0.55:  # discards, strewn face-up in the middle of the table
         return scattered(picked, style, rng, 0.05, origin=(x0 + rng.uniform(-40, 40), far))
+    if choice < 0.75:  # the opposite player's hand, still standing: we see its backs
+        far += style.height * rng.uniform(1.5, 4)
+        return rack_rows(picked, style, rng, (x0 + rng.uniform(-30, 80), far), 180.0, "loose")
     # A stretch of wall: face-down tiles stacked two high, the top row a little askew.
     out = []
     x = x0 + rng.uniform(-30, 60)
