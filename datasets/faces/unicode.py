@@ -38,13 +38,13 @@ class UnicodeSource:
     codes = frozenset(CODEPOINT)
 
     def __init__(self) -> None:
-        self._fonts = symbol_fonts()
-        if not self._fonts:
+        self.fonts = symbol_fonts()
+        if not self.fonts:
             raise ArtMissing(f"no Noto Sans Symbols 2 / Symbola font: {FETCH_HINT}")
 
     def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
         check_code(self, code)
-        font = self._fonts[int(rng.integers(len(self._fonts)))]
+        font = self.fonts[int(rng.integers(len(self.fonts)))]
         mask = glyph_face_mask(font, code).astype(np.float32)[:, :, None] / 255.0
         background = np.array([248, 246, 238]) + rng.integers(-8, 6, 3)
         ink = np.array(_INKS[int(rng.integers(len(_INKS)))])

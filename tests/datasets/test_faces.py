@@ -109,3 +109,38 @@ def test_fluffystuff_dots_rank_n_has_n_coins(rank: int) -> None:
     faces = [source.face(f"{rank}p", np.random.default_rng(seed)) for seed in range(12)]
     face = next(f for f in faces if f[:4].mean() > 128)  # the light variant: coins stand apart
     assert _count_blobs(face, min_share=0.5, erode=2) == rank
+
+
+def _variant_faces(source: FaceSource, code: str) -> dict[str, np.ndarray]:
+    """Each fixed design of `code`: per theme / variant folder, or per font for unicode."""
+    from datasets.faces.raster_source import RasterSource, load_face
+    from datasets.faces.unicode import UnicodeSource, glyph_face_mask
+
+    if isinstance(source, RasterSource):
+        return {path.parent.name: load_face(path) for path in set(source.paths(code))}
+    assert isinstance(source, UnicodeSource)
+    return {
+        font.label: np.repeat(255 - glyph_face_mask(font, code)[:, :, None], 3, axis=2)
+        for font in source.fonts
+    }
+
+
+@pytest.mark.parametrize("name", ["unicode", "fluffystuff", "kde", "gnome"])
+@pytest.mark.parametrize("rank", range(1, 6))  # from 6 up some sets' coins touch at face size
+def test_fixed_art_dots_rank_n_has_n_coins(name: str, rank: int) -> None:
+    """The dots suit is mapped in order in every theme and font (a wrong id shows here)."""
+    source = _source(name)
+    for variant, face in _variant_faces(source, f"{rank}p").items():
+        assert _count_blobs(face, min_share=0.5, erode=2) == rank, variant
+
+
+@pytest.mark.parametrize("name", ["unicode", "fluffystuff", "kde", "gnome"])
+def test_fixed_art_faces_are_all_different(name: str) -> None:
+    """No two codes share a drawing within a theme: two codes on one element would."""
+    source = _source(name)
+    seen: dict[tuple[str, bytes], str] = {}
+    for code in sorted(source.codes):
+        for variant, face in _variant_faces(source, code).items():
+            key = (variant, face.tobytes())
+            assert key not in seen, f"{name}/{variant}: {code} draws like {seen[key]}"
+            seen[key] = code
