@@ -32,7 +32,7 @@ _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 _CODE_WEIGHT = 0.3
 _ROW_REACH = 3.0  # tile heights between the hand's rows (melds or flowers on a second row)
 _CORNER_EVIDENCE = 6.0  # corners that know which way faces read outweigh sorting cues
-_SENSE_MARGIN = 3.0  # evidence gap under which the reading sense is called unsure
+_SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsure
 _HAND_TILES = 14
 _ORDER = {code: i for i, code in enumerate(PLAYING)}  # m, p, s by rank, then honours
 _NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
@@ -184,6 +184,25 @@ def _sense_evidence(found: Layout, tiles: Tiles, geometry: TileGeometry, frame: 
         score += (
             2.0 if along[found.winning] > float(np.mean(along[list(found.concealed)])) else -2.0
         )
+    across = frame.across(geometry.centers)
+    for meld in found.of_role("meld"):
+        score += _claimed_tile_evidence(meld, across, geometry.face_height)
+    return score
+
+
+def _claimed_tile_evidence(meld: Group, across: Array, face_height: float) -> float:
+    """A claimed tile is pushed to the left end of a chow and, lying crosswise, sits flush with
+    the row's near edge: its centre is nearer the player than its neighbours'."""
+    if meld.claimed is None:
+        return 0.0
+    score = 0.0
+    position = meld.tiles.index(meld.claimed)
+    if len(meld.tiles) == 3 and position in (0, 2):
+        score += 0.5 if position == 0 else -0.5
+    others = [t for t in meld.tiles if t != meld.claimed]
+    offset = float(across[meld.claimed] - np.mean(across[others]))
+    if abs(offset) > 0.05 * face_height:
+        score += 1.0 if offset > 0 else -1.0
     return score
 
 
