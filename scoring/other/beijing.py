@@ -25,7 +25,9 @@ from .common import (
     is_pung,
     load,
     make_score,
+    pairs_text,
     payments,
+    reading_text,
     seven_pairs,
     suit_of,
 )
@@ -98,13 +100,16 @@ def score_beijing(hand: Hand | Mapping[str, Any]) -> Score:
     reason = _refusal(checked)
     if reason:
         return invalid(RULESET, reason)
-    readings: list[list[Set] | None] = [sets for sets, _ in arrangements(checked)]
+    readings: list[tuple[list[Set] | None, tuple[str, ...]]] = [
+        (sets, reading_text(sets, pair)) for sets, pair in arrangements(checked)
+    ]
     if seven_pairs(checked):
-        readings.append(None)
+        readings.append((None, pairs_text(checked)))
     if not readings:
         return invalid(RULESET, "not a winning hand (four sets and a pair, or seven pairs)")
-    patterns = max(
-        (_patterns(checked, r) for r in readings), key=lambda rs: sum(r.points for r in rs)
+    patterns, text = max(
+        ((_patterns(checked, r), text) for r, text in readings),
+        key=lambda found: sum(r.points for r in found[0]),
     )
     rows = patterns or [PUSH_DOWN]
     if checked.seat_wind == "E":
@@ -113,4 +118,5 @@ def score_beijing(hand: Hand | Mapping[str, Any]) -> Score:
         rows.append(CONCEALED)
     rows.sort(key=lambda r: r.id)
     total = sum(r.points for r in rows)
-    return make_score(RULESET, total, [(r, 1) for r in rows], payments=payments(total, checked))
+    sets = {r.id: text for r in rows if r not in (DEALER, CONCEALED)}
+    return make_score(RULESET, total, [(r, 1) for r in rows], payments(total, checked), sets=sets)

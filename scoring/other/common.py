@@ -36,14 +36,19 @@ def make_score(
     payments: dict[str, int | None],
     flower_points: int = 0,
     excluded: list[Exclusion] | None = None,
+    sets: Mapping[int, tuple[str, ...]] | None = None,
 ) -> Score:
-    """The MCR scorer's `Score`, so every rule set answers one shape (DESIGN.md)."""
+    """The MCR scorer's `Score`, so every rule set answers one shape (DESIGN.md); `sets` gives
+    the sets or tiles each fan (by local id) is made of."""
+    shown = sets or {}
     return Score(
         ruleset=ruleset,
         valid=True,
         total=total,
         meets_minimum=True,  # none of these rule sets has a minimum beyond a legal win
-        fans=tuple(FanScore(r.id, r.name_en, r.name_zh, r.points, n, ()) for r, n in fans),
+        fans=tuple(
+            FanScore(r.id, r.name_en, r.name_zh, r.points, n, shown.get(r.id, ())) for r, n in fans
+        ),
         excluded=tuple(excluded or ()),
         flower_points=flower_points,
         payments=payments,
@@ -120,6 +125,28 @@ def arrangements(hand: Hand) -> list[tuple[list[Set], str]]:
             out.append(([*declared, *sets], pair))
         hidden[pair] += 2
     return out
+
+
+def group_text(tiles: Set) -> str:
+    """`("4s", "5s", "6s")` -> `456s`, `("E", "E", "E")` -> `EEE`: the notation of the sets."""
+    if suit_of(tiles[0]) == "z":
+        return "".join(tiles)
+    return "".join(t[0] for t in tiles) + tiles[0][1]
+
+
+def reading_text(sets: list[Set], pair: str) -> tuple[str, ...]:
+    return (*(group_text(s) for s in sets), group_text((pair, pair)))
+
+
+def pairs_text(hand: Hand) -> tuple[str, ...]:
+    """Seven pairs as text, four of a kind as two pairs."""
+    tiles = sorted([*hand.concealed, hand.winning_tile], key=_order)
+    return tuple(group_text((a, b)) for a, b in zip(tiles[::2], tiles[1::2], strict=True))
+
+
+def quads_text(hand: Hand) -> tuple[str, ...]:
+    counts = Counter(all_tiles(hand))
+    return tuple(group_text((t,) * 4) for t in sorted(counts, key=_order) if counts[t] == 4)
 
 
 def seven_pairs(hand: Hand) -> bool:

@@ -28,6 +28,7 @@ from .common import (
     load,
     make_score,
     payments,
+    reading_text,
     suit_of,
 )
 
@@ -108,14 +109,19 @@ def score_shanghai(hand: Hand | Mapping[str, Any]) -> Score:
     readings = arrangements(checked)
     if not readings and all(suit_of(t) == "z" for t in all_tiles(checked)):
         points, items = ALL_HONORS.points, [(ALL_HONORS, 1)]  # 乱风: any fourteen honors
+        text: tuple[str, ...] = ()
     elif not readings:
         return invalid(RULESET, "not a winning hand: four sets and a pair, or all honors")
     else:
-        points, items = max((_value(checked, sets) for sets, _ in readings), key=lambda v: v[0])
+        (points, items), text = max(
+            ((_value(checked, sets), reading_text(sets, pair)) for sets, pair in readings),
+            key=lambda found: found[0][0],
+        )
     return make_score(
         RULESET,
         points,
         items,
         flower_points=checked.flower_count,
         payments=payments(points, checked, robbed_pays_all=True),
+        sets={row.id: text for row, _ in items},
     )

@@ -26,8 +26,11 @@ from .common import (
     is_pung,
     load,
     make_score,
+    pairs_text,
     payments,
+    quads_text,
     rank_of,
+    reading_text,
     seven_pairs,
     suit_of,
 )
@@ -84,20 +87,26 @@ def _seven_pairs_patterns(quads: bool, flush: bool) -> list[Row]:
     return [SEVEN_PAIRS] + [DRAGON_SEVEN_PAIRS] * quads + [FULL_FLUSH, PURE_SEVEN_PAIRS] * flush
 
 
-def _best(hand: Hand) -> tuple[list[Row], bool] | None:
-    """The patterns of the highest reading, its best first, and whether that best is 龙七对
-    (whose four of a kind pays no extra 根: "subtract 1"); None: not a winning hand."""
+Reading = tuple[list[Row], bool, tuple[str, ...]]  # patterns shown, 龙七对's four paid, sets
+
+
+def _best(hand: Hand) -> Reading | None:
+    """The patterns of the highest reading, its best first, whether that best is 龙七对 (whose
+    four of a kind pays no extra 根: "subtract 1"), and its sets; None: not a winning hand."""
     flush = len({suit_of(t) for t in all_tiles(hand)}) == 1
-    readings: list[tuple[list[Row], bool]] = []
+    readings: list[Reading] = []
     if seven_pairs(hand):
         quads = four_of_a_kind(hand) > 0
-        readings.append((_seven_pairs_patterns(quads, flush), quads and not flush))
-    readings += [(_regular_patterns(sets, pair, flush), False) for sets, pair in arrangements(hand)]
+        shown = _seven_pairs_patterns(quads, flush)
+        readings.append((shown, quads and not flush, pairs_text(hand)))
+    for sets, pair in arrangements(hand):
+        shown = _regular_patterns(sets, pair, flush)
+        readings.append((shown, False, reading_text(sets, pair)))
     if not readings:
         return None
-    shown, quad_paid = max(readings, key=lambda r: max(row.points for row in r[0]))
+    shown, quad_paid, text = max(readings, key=lambda r: max(row.points for row in r[0]))
     shown.sort(key=lambda row: -row.points)  # stable: the text's order breaks ties
-    return shown, quad_paid and shown[0] is DRAGON_SEVEN_PAIRS
+    return shown, quad_paid and shown[0] is DRAGON_SEVEN_PAIRS, text
 
 
 def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
@@ -112,7 +121,7 @@ def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
     found = _best(checked)
     if found is None:
         return invalid(RULESET, "not a winning hand (four sets and a pair, or seven pairs)")
-    (base, *lower), quad_paid = found
+    (base, *lower), quad_paid, text = found
     fans: list[tuple[Row, int]] = [(base, 1)]
     # base patterns do not add up: the others shown are left out for the highest one
     excluded = [Exclusion(row.id, base.id, "highest-only") for row in lower if row is not PLAIN]
@@ -124,4 +133,7 @@ def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
     if roots > 0:
         fans.append((ROOT, roots))
     total = min(CAP, sum(row.points * n for row, n in fans))
-    return make_score(RULESET, total, fans, payments(2**total, checked), excluded=excluded)
+    sets = {base.id: text, ROOT.id: quads_text(checked)}
+    return make_score(
+        RULESET, total, fans, payments(2**total, checked), excluded=excluded, sets=sets
+    )

@@ -92,6 +92,8 @@ def test_sichuan_root_adds_and_the_cap_holds() -> None:
     # "8888 条, 123, 567, 234 and 77": 清一色 2 + 根 1 = 3 番, paid 8 by each on a self-draw
     out = result(hand("1235672347s", "7s", kong("8s"), self_drawn=True), "sichuan")
     assert fan_names(out) == {"清一色": 1, "根": 1} and out["total"] == 3
+    sets = {f["name_zh"]: f["sets"] for f in out["fans"]}
+    assert sets == {"清一色": ["8888s", "123s", "234s", "567s", "77s"], "根": ["8888s"]}
     assert out["payments"] == {"winner": 24, "discarder": None, "others": -8}
     # 清对 3 + 根 1 + 杠上花 1 stays at the 3 番 cap
     capped = hand("3335557779s", "9s", kong("1s"), self_drawn=True, kong_replacement=True)
