@@ -201,6 +201,47 @@ def contact_sheet(
     return np.vstack(rows)
 
 
+def crop_sheet(root: str | Path, count: int = 48, columns: int = 12, cell: int = 72) -> np.ndarray:
+    """The first `count` readable labelled faces, rectified along their corners as the classifier
+    sees them (face-up, not oblique, mostly visible), each captioned with its code."""
+    root = Path(root)
+    coco = load_coco(root / "annotations.coco.json")
+    h = cell * 4 // 3
+    target = np.float32([[0, 0], [cell, 0], [cell, h], [0, h]])
+    crops = []
+    for img, anns in iter_images(coco):
+        image = cv2.imread(str(root / img["file_name"]))
+        if image is None:
+            raise FileNotFoundError(root / img["file_name"])
+        for ann in anns:
+            if ann["face_down"] or ann.get("oblique") or ann.get("visibility", 1) < 0.9:
+                continue
+            quad = np.float32(ann["corners"]) - 0.5  # COCO pixel convention -> OpenCV's
+            crop = cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, target), (cell, h))
+            framed = np.full((h + 14, cell, 3), 255, np.uint8)
+            framed[:h] = crop
+            cv2.putText(
+                framed,
+                ann["code"],
+                (3, h + 11),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.35,
+                (0, 0, 0),
+                1,
+                cv2.LINE_AA,
+            )
+            crops.append(framed)
+            if len(crops) == count:
+                break
+        if len(crops) == count:
+            break
+    if not crops:
+        raise ValueError(f"{root}: no readable faces")
+    while len(crops) % columns:
+        crops.append(np.full_like(crops[0], 255))
+    return np.vstack([np.hstack(crops[i : i + columns]) for i in range(0, len(crops), columns)])
+
+
 def save_palette_png(image: np.ndarray, path: str | Path, colors: int = 256) -> None:
     """Write a BGR image as a palette PNG: a quarter of the bytes, fine for a contact sheet."""
     from PIL import Image

@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     preview.add_argument("--thumb", type=int, default=400, help="width of one cell in pixels")
     preview.add_argument("--no-labels", action="store_true", help="the photos alone")
     preview.add_argument(
+        "--crops", action="store_true", help="the labelled faces cut out along their corners"
+    )
+    preview.add_argument(
         "--colors", type=int, default=0, help="palette PNG with this many colours (small files)"
     )
 
@@ -58,7 +61,11 @@ def run(args: argparse.Namespace) -> int:
         root = Path(args.dir)
         if not (root / "annotations.coco.json").is_file():
             raise CliError(f"{root}: no annotations.coco.json (not a synth folder)")
-        sheet = synth.contact_sheet(root, args.count, args.columns, args.thumb, not args.no_labels)
+        if args.crops:
+            sheet = synth.crop_sheet(root, args.count, args.columns)
+        else:
+            labels = not args.no_labels
+            sheet = synth.contact_sheet(root, args.count, args.columns, args.thumb, labels)
         if args.colors:
             synth.save_palette_png(sheet, args.sheet, args.colors)
         elif not cv2.imwrite(args.sheet, sheet):

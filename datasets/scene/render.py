@@ -229,7 +229,11 @@ def _draw_tiles(
     gloss = np.zeros(canvas.shape[:2], np.uint8)
     centres = np.array([p.pose.origin + p.pose.w * style.thickness / 2 for p in placements])
     drawn = {}
-    for i in np.argsort(-cam.depth(centres), kind="stable"):
+    # Far to near by straight-line distance, not depth along the optical axis: seen from above,
+    # of two touching tiles the one nearer the camera's foot hides the other's facing wall,
+    # even when it lies a little deeper along the (tilted) axis.
+    distance = np.linalg.norm(centres - cam.position, axis=1)
+    for i in np.argsort(-distance, kind="stable"):
         p = placements[i]
         art = faces.face(p.code)
         drawn[int(i)] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)

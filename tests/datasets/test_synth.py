@@ -62,6 +62,9 @@ def test_cli_writes_a_set_and_its_contact_sheet(tmp_path, capsys) -> None:
     sheet = tmp_path / "sheet.png"
     assert main(["synth", "preview", str(out), "--out", str(sheet), "--count", "2"]) == 0
     assert cv2.imread(str(sheet)) is not None
+    crops = tmp_path / "crops.png"
+    assert main(["synth", "preview", str(out), "--crops", "--out", str(crops), "--count", "6"]) == 0
+    assert cv2.imread(str(crops)).shape[0] > 72
 
 
 @pytest.mark.parametrize(
