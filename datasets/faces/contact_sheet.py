@@ -93,7 +93,7 @@ def camerash_sheet(root: Path, count: int = 24) -> Image.Image:
         for c in ("1s", "1p", "5m", "9p", "8s", "3m", "7s", "2p", "9m", "5s", "6p")
         if c not in wanted
     ]
-    cells = []
+    cells: list[tuple[np.ndarray | None, str]] = []
     for code in wanted[:count]:
         image = Image.open(root / "images" / by_code[code][0]).convert("RGB")
         cells.append((np.asarray(image.resize((120, 160))), code))

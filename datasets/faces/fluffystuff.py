@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 
 from datasets.faces.base import FACE_WIDTH, ArtMissing, place_on_face
@@ -58,7 +59,8 @@ def rasterize_all(root: Path | None = None, force: bool = False) -> int:
         if force or not front_png.is_file():
             rsvg_convert(folder / "Front.svg", front_png, FACE_WIDTH * 2)
         front = Image.open(front_png).convert("RGBA")
-        background = front.getpixel((front.width // 2, front.height // 2))[:3]
+        r, g, b, _ = np.asarray(front)[front.height // 2, front.width // 2]
+        background = (int(r), int(g), int(b))
         for svg in sorted(folder.glob("*.svg")):
             code = code_of(svg.stem)
             if code is None:

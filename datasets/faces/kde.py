@@ -110,7 +110,7 @@ def _face_colour(svgz: Path) -> tuple[int, int, int]:
         out = Path(tmp) / "tile.png"
         _render_element(svgz, "TILE_1", 200, out)
         image = Image.open(out).convert("RGB")
-        r, g, b = image.getpixel((image.width // 2, image.height // 2))
+        r, g, b = np.asarray(image)[image.height // 2, image.width // 2]
         return int(r), int(g), int(b)
 
 

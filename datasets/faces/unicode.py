@@ -49,7 +49,7 @@ class UnicodeSource:
         background = np.array([248, 246, 238]) + rng.integers(-8, 6, 3)
         ink = np.array(_INKS[int(rng.integers(len(_INKS)))])
         face = background * (1 - mask) + ink * mask
-        return np.clip(face, 0, 255).astype(np.uint8)
+        return np.asarray(np.clip(face, 0, 255), dtype=np.uint8)
 
 
 @lru_cache(maxsize=128)
@@ -58,7 +58,7 @@ def glyph_face_mask(font: FontFace, code: str) -> np.ndarray:
     pil_font = load_font(font, _RENDER_SIZE)
     char = chr(CODEPOINT[code])
     left, top, right, bottom = pil_font.getbbox(char)
-    img = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+    img = Image.new("L", (int(right - left) + 8, int(bottom - top) + 8), 0)
     ImageDraw.Draw(img).text((4 - left, 4 - top), char, font=pil_font, fill=255)
     ink = np.asarray(img) > 127
     ys, xs = np.nonzero(ink)

@@ -223,7 +223,7 @@ def _glyph_mask(text: str, font: FontFace, size: int, stroke: int) -> Image.Imag
     pil_font = load_font(font, size)
     left, top, right, bottom = pil_font.getbbox(text, stroke_width=stroke)
     pad = 4 + stroke
-    img = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    img = Image.new("L", (int(right - left) + 2 * pad, int(bottom - top) + 2 * pad), 0)
     ImageDraw.Draw(img).text(
         (pad - left, pad - top),
         text,
