@@ -11,54 +11,68 @@ from .fan_table import Fan
 from .tally import Tally
 from .tile_index import DRAGON_TILES, GREEN, REVERSIBLE, TERMINALS, TERMINALS_OR_HONORS, WIND_TILES
 
+SUIT_TILES = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
+HONOR_TILES = frozenset(range(27, 34))
+SUITED_TILES = frozenset(range(27))
+# Ranks as sets of suited tiles: 1-3, 1-4, 4-6, 6-9, 7-9.
+BY_RANKS = {
+    name: frozenset(t for t in range(27) if low <= t % 9 + 1 <= high)
+    for name, (low, high) in {
+        "1-3": (1, 3),
+        "1-4": (1, 4),
+        "4-6": (4, 6),
+        "6-9": (6, 9),
+        "7-9": (7, 9),
+    }.items()
+}
+# The checks below work on the set of distinct tiles: set operations run in C.
+
 
 def suit_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """无字 No Honors, 缺一门 One Voided Suit, 混一色 / 清一色 flushes, 五门齐 All Types."""
-    suits = {t // 9 if t < 27 else 3 for t in tiles}
-    if 3 not in suits:
+    kinds = set(tiles)
+    honors = not kinds.isdisjoint(HONOR_TILES)
+    if not honors:
         tally.add(Fan.NO_HONORS)
-    missing = 3 - len(suits - {3})
+    missing = sum(1 for suit in SUIT_TILES if kinds.isdisjoint(suit))
     if missing == 2:
-        tally.add(Fan.HALF_FLUSH if 3 in suits else Fan.FULL_FLUSH)
+        tally.add(Fan.HALF_FLUSH if honors else Fan.FULL_FLUSH)
     elif missing == 1:
         tally.add(Fan.ONE_VOIDED_SUIT)
-    if (
-        len(suits) == 4
-        and any(t in WIND_TILES for t in tiles)
-        and any(t in DRAGON_TILES for t in tiles)
-    ):
+    elif not missing and not kinds.isdisjoint(WIND_TILES) and not kinds.isdisjoint(DRAGON_TILES):
         tally.add(Fan.ALL_TYPES)
 
 
 def tile_kind_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """断幺 All Simples, 推不倒 Reversible, 绿一色 All Green, 字一色 / 清幺九 / 混幺九."""
-    simples = not any(t in TERMINALS_OR_HONORS for t in tiles)
+    kinds = set(tiles)
+    simples = kinds.isdisjoint(TERMINALS_OR_HONORS)
     if simples:
         tally.add(Fan.ALL_SIMPLES)
-    if all(t in REVERSIBLE for t in tiles):
+    if kinds <= REVERSIBLE:
         tally.add(Fan.REVERSIBLE_TILES)
-    if all(t in GREEN for t in tiles):
+    if kinds <= GREEN:
         tally.add(Fan.ALL_GREEN)
     if simples:
         return
-    if all(t >= 27 for t in tiles):
+    if kinds <= HONOR_TILES:
         tally.add(Fan.ALL_HONORS)
-    elif all(t in TERMINALS for t in tiles):
+    elif kinds <= TERMINALS:
         tally.add(Fan.ALL_TERMINALS)
-    elif all(t in TERMINALS_OR_HONORS for t in tiles):
+    elif kinds <= TERMINALS_OR_HONORS:
         tally.add(Fan.ALL_TERMINALS_AND_HONORS)
 
 
 def rank_range_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """小于五 / 全小, 大于五 / 全大, 全中: suited tiles only, within a range of ranks."""
-    if any(t >= 27 for t in tiles):
+    kinds = set(tiles)
+    if not kinds <= SUITED_TILES:
         return
-    ranks = {t % 9 + 1 for t in tiles}
-    if max(ranks) <= 4:
-        tally.add(Fan.LOWER_FOUR if 4 in ranks else Fan.LOWER_TILES)
-    elif min(ranks) >= 6:
-        tally.add(Fan.UPPER_FOUR if 6 in ranks else Fan.UPPER_TILES)
-    elif min(ranks) >= 4 and max(ranks) <= 6:
+    if kinds <= BY_RANKS["1-4"]:
+        tally.add(Fan.LOWER_TILES if kinds <= BY_RANKS["1-3"] else Fan.LOWER_FOUR)
+    elif kinds <= BY_RANKS["6-9"]:
+        tally.add(Fan.UPPER_TILES if kinds <= BY_RANKS["7-9"] else Fan.UPPER_FOUR)
+    elif kinds <= BY_RANKS["4-6"]:
         tally.add(Fan.MIDDLE_TILES)
 
 
