@@ -99,8 +99,7 @@ def stream(source: TextIO, sink: TextIO, ruleset: str) -> int:
     """One Score JSON line per input line, in order; a bad line is answered, never fatal."""
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     for line in source:
-        sink.write(dumps(_score_line(line, ruleset)))
-        sink.write("\n")
+        sink.write(dumps(_score_line(line, ruleset)) + "\n")
         sink.flush()  # a caller may wait for each answer before sending the next hand
     return 0
 
