@@ -12,10 +12,11 @@ import pytest
 
 from datasets.scene import KINDS, render_scene
 from datasets.scene.backgrounds import TEXTURE_PX, table_texture
-from datasets.scene.body import Light, TileStyle, draw_tile, standing_pose
-from datasets.scene.camera import frame_layout
+from datasets.scene.body import Light, TileStyle, draw_tile, flat_pose, standing_pose
+from datasets.scene.camera import Camera, frame_layout, look_at
 from datasets.scene.labels import MIN_VISIBLE
-from datasets.scene.render import _sees_horizon
+from datasets.scene.layout import Placement
+from datasets.scene.render import _draw_tiles, _sees_horizon
 
 try:  # the scorer lands beside this engine; until then the structural checks below stand alone
     from scoring import score
@@ -231,3 +232,33 @@ def test_a_kong_made_from_a_pung_shows_the_added_tile_beside_the_claimed_one() -
             assert abs(abs(y0 - y1) - style.width) < 3  # ...one turned tile's depth apart
             pairs += 1
     assert pairs == 2
+
+
+class _PlainFaces:
+    def face(self, code: str) -> np.ndarray:
+        return np.full((160, 120, 3), 230, np.uint8)
+
+
+@pytest.mark.parametrize("side", [-1.0, 1.0])  # the camera right, then left, of the pair
+def test_touching_tiles_never_paint_a_wall_over_a_neighbours_face(side: float) -> None:
+    """Seen almost from above, the tile nearer the camera's foot hides its neighbour's wall,
+    even when it lies a hair deeper along the camera's (tilted) axis."""
+    rng = np.random.default_rng(3)
+    style = TileStyle.random(rng)
+    xs = (0.0, side * (style.width + 0.2))  # the second tile is the one nearer the camera
+    pair = [
+        Placement("1m", flat_pose(x, y, 0.0, style), False, False, "concealed")
+        for x, y in zip(xs, (0.0, 1.5), strict=True)
+    ]
+    target = np.array([side * 150.0, 0.0, 0.0])
+    rotation, position = look_at(target, 6.0, 0.0, 0.0, 400.0)
+    camera = Camera(rotation, position, 500.0, (320.0, 240.0), (640, 480))
+    canvas = np.zeros((480, 640, 3), np.uint8)
+    light = Light(np.array([0.0, 0.0, 1.0]), 0.6, 0.4)
+    ids, _, drawn = _draw_tiles(canvas, pair, _PlainFaces(), style, camera, light)
+    for i, d in drawn.items():
+        centre = d.corners.mean(axis=0)
+        inner = (centre + (d.corners - centre) * 0.8).astype(np.int32)  # the face, corners aside
+        face = np.zeros_like(ids, np.uint8)
+        cv2.fillConvexPoly(face, inner, 1)
+        assert (ids[face > 0] == i + 1).all(), f"tile {i}'s face is partly painted over"
