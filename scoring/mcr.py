@@ -163,8 +163,6 @@ def wait_fans(
     """边张 / 嵌张 / 单钓将, only when exactly one tile could have won."""
     if tally.has(Fan.MELDED_HAND) or tally.has(Fan.FOUR_KONGS):
         return
-    if not only_winning_tile(tuple(standing), not deal.fixed):
-        return
     win = deal.win
     edge = closed = single = None
     for s in concealed_sets:
@@ -176,6 +174,11 @@ def wait_fans(
                 edge = s
         elif kind == PAIR and t == win:
             single = s
+    if edge is None and closed is None and single is None:
+        return
+    # Only now the costlier question: is this the one tile that could have won?
+    if not only_winning_tile(tuple(standing), not deal.fixed):
+        return
     if edge is not None:
         tally.add(Fan.EDGE_WAIT, (edge, win))
     elif closed is not None:
