@@ -60,6 +60,9 @@ ensure_rsvg() {
 
 # Fonts: CJK (procedural), Mahjong Tiles glyphs (unicode).
 fetch_deb fonts-cjk fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-wqy-microhei fonts-wqy-zenhei
+# More brush (kai), bold, round and Japanese mincho faces: glyph variety for the procedural sets.
+fetch_deb fonts-cjk-more fonts-cwtex-kai fonts-cwtex-heib fonts-cwtex-yen fonts-cwtex-fs \
+    fonts-arphic-bkai00mp fonts-ipaexfont-mincho
 fetch_deb fonts-symbols fonts-noto-core fonts-symbola
 # Tile sets (kde, gnome).
 fetch_deb kde kdegames-mahjongg-data-kf5

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from datasets.faces.base import ArtMissing
 from datasets.faces.paths import FETCH_HINT, art_dir
@@ -33,6 +34,18 @@ _CJK = (
     ("fonts-cjk", "usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 0, "sans-jp-bold", 0.7),
     ("fonts-cjk", "usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0, "wqy-zenhei", 0.7),
     ("fonts-cjk", "usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0, "wqy-microhei", 0.5),
+    ("fonts-cjk-more", "usr/share/fonts/truetype/cwtex/cwkai.ttf", 0, "cwtex-kai", 2.0),
+    ("fonts-cjk-more", "usr/share/fonts/truetype/arphic-bkai00mp/bkai00mp.ttf", 0, "bkai", 1.5),
+    ("fonts-cjk-more", "usr/share/fonts/truetype/cwtex/cwheib.ttf", 0, "cwtex-heibold", 1.0),
+    ("fonts-cjk-more", "usr/share/fonts/truetype/cwtex/cwyen.ttf", 0, "cwtex-yen", 0.6),
+    ("fonts-cjk-more", "usr/share/fonts/truetype/cwtex/cwfs.ttf", 0, "cwtex-fangsong", 0.6),
+    (
+        "fonts-cjk-more",
+        "usr/share/fonts/opentype/ipaexfont-mincho/ipaexm.ttf",
+        0,
+        "ipaex-mincho",
+        1.0,
+    ),
 )
 
 _SYMBOLS = (
@@ -74,3 +87,17 @@ def symbol_fonts() -> tuple[FontFace, ...]:
 def load_font(face: FontFace, size: int) -> ImageFont.FreeTypeFont:
     """A loaded font at a pixel size; cached because loading a .ttc costs milliseconds."""
     return ImageFont.truetype(str(face.path), size=size, index=face.index)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(face: FontFace, char: str) -> bool:
+    """Whether the font draws `char` itself (not blank, not its missing-glyph box)."""
+    font = load_font(face, 32)
+
+    def ink(c: str) -> np.ndarray:
+        image = Image.new("L", (48, 48), 0)
+        ImageDraw.Draw(image).text((4, 4), c, font=font, fill=255)
+        return np.asarray(image)
+
+    drawn = ink(char)
+    return bool(drawn.any()) and not np.array_equal(drawn, ink("\U0010fffd"))

@@ -9,7 +9,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH
-from datasets.faces.fonts import FontFace, load_font
+from datasets.faces.fonts import FontFace, cjk_fonts, has_glyph, load_font
 
 RGB = tuple[int, int, int]
 SUPERSAMPLE = 2  # Pillow draws without anti-aliasing; drawing at 2x and shrinking smooths edges
@@ -173,6 +173,8 @@ class Canvas:
         x0, y0, x1, y1 = box
         bw, bh = max(1.0, x1 - x0), max(1.0, y1 - y0)
         size = max(8, round(bh * 1.15 / 8) * 8)  # quantized: the font cache stays small
+        if not all(has_glyph(font, ch) for ch in text):
+            font = cjk_fonts()[0][0]  # this font lacks the glyph (e.g. 兰): the brush default
         mask = _glyph_mask(text, font, size, stroke)
         if mask is None:
             return box
