@@ -24,6 +24,8 @@ def draw_character(
     split = float(rng.uniform(0.3, 0.46))  # Hong Kong sets print a small numeral, a big 萬
     gap = 0.03
     top_role = str(rng.choice(["b", "k", "g"], p=[0.5, 0.45, 0.05]))
+    if style.japanese:
+        top_role = "k"  # riichi sets print the numeral black
     bottom_role = "r"
     if style.japanese and rank == 5 and rng.random() < 0.5:
         top_role = "r"
@@ -47,6 +49,8 @@ def draw_character(
 
 def draw_wind(canvas: Canvas, style: Style, box: Box, code: str, rng: np.random.Generator) -> None:
     role = str(rng.choice(["k", "b", "g"], p=[0.45, 0.5, 0.05]))  # blue on most Hong Kong sets
+    if style.japanese:
+        role = "k"
     canvas.glyph(
         WIND_GLYPHS[code],
         style.font,
