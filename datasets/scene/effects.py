@@ -148,8 +148,8 @@ def camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3) * scale)
     elif rng.random() < 0.3:  # shallow depth of field: sharp on one band, softer away from it
         out = _depth_of_field(rng, out, scale)
-    if rng.random() < 0.1:  # hand shake
-        n = max(2, round(rng.uniform(3, 10) * scale))
+    if rng.random() < 0.08:  # hand shake: a few pixels; more and nobody would keep the photo
+        n = max(2, round(rng.uniform(2, 6) * scale))
         kernel = np.zeros((n, n), np.float32)
         cv2.line(kernel, (0, n // 2), (n - 1, n // 2), 1.0, 1)
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
