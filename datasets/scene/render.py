@@ -36,6 +36,8 @@ KINDS = ("declared_win", "rows", "scattered", "pile")
 
 @dataclass
 class Scene:
+    """One rendered photo and its labels (see docs/INTERFACES.md)."""
+
     image: np.ndarray  # BGR uint8, long side = size
     hand: dict[str, Any] | None  # Hand JSON for a declared win
     annotations: list[dict[str, Any]]
@@ -92,6 +94,7 @@ def _camera(
     style: TileStyle,
     size: tuple[int, int],
 ) -> tuple[Camera, dict[str, float]]:
+    """A phone camera as people hold one over a table, framing the layout; and its settings."""
     points = []
     # Frame the hand; discards and wall around it may run out of the picture.
     framed = [p for p in placements if p.role != "loose"] or placements
@@ -104,9 +107,9 @@ def _camera(
                     + dv * p.pose.v * style.height / 2
                 )
     pts = np.array(points)
-    # Standing rows are shot from lower down, to see their faces.
+    # Standing rows are shot from lower down and from the front, to read their faces; flat
+    # layouts mostly from the player's seat, now and then from anywhere around the table.
     tilt = rng.uniform(35, 62) if kind == "rows" else float(rng.triangular(0, 20, 60))
-    # Standing rows are shot from the front, to read them; flat layouts from anywhere now and then.
     if kind == "rows":
         azimuth = rng.normal(0, 12)
     else:
