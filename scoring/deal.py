@@ -12,7 +12,7 @@ from .tile_index import CODES, INDEX
 WIND_OF = {"E": INDEX["E"], "S": INDEX["S"], "W": INDEX["W"], "N": INDEX["N"]}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # built once per hand and never changed; frozen init costs more
 class Deal:
     fixed: tuple[Set, ...]  # declared melds; a concealed kong is not `melded`
     standing: tuple[int, ...]  # concealed tiles without the winning tile

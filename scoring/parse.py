@@ -36,7 +36,11 @@ def _tiles(value: object, pointer: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)):
         raise HandError("expected a list of tile codes", pointer)
     tiles = tuple(value)
-    if not all(type(t) is str for t in tiles) or not PLAYING_SET.issuperset(tiles):
+    try:
+        known = PLAYING_SET.issuperset(tiles)
+    except TypeError:  # an unhashable entry: the loop below names it
+        known = False
+    if not known:
         for i, v in enumerate(tiles):
             _tile(v, f"{pointer}/{i}")
     return tiles

@@ -55,7 +55,7 @@ class Exclusion:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Score:
     ruleset: str
     valid: bool
