@@ -68,7 +68,12 @@ def _layout(
     if kind == "declared_win":
         hand = _random_hand(rng)
         flowers = hand.get("flowers")
-        if isinstance(flowers, list) and not all(f in codes for f in flowers):
+        have = [f for f in FLOWERS if f in codes]
+        if isinstance(flowers, int):
+            # A bare count: the photo shows particular flowers, so the label names them.
+            count = flowers if flowers <= len(have) else 0
+            hand["flowers"] = [str(f) for f in rng.choice(have, size=count, replace=False)]
+        elif flowers and not all(f in codes for f in flowers):
             hand["flowers"] = []  # this set has no flower tiles: none on the table
         placements = declared_win(hand, style, rng)
         if rng.random() < 0.35:  # the rest of the table: other players' discards or wall

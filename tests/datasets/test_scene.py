@@ -144,7 +144,8 @@ def test_declared_win_is_a_legal_hand_laid_out_by_the_rules(seed: int) -> None:
         assert score(hand).valid, score(hand).error
     melds = hand["melds"]
     kongs = sum(m["type"] == "kong" for m in melds)
-    flowers = hand["flowers"] if isinstance(hand["flowers"], list) else []
+    flowers = hand["flowers"]
+    assert isinstance(flowers, list), "a photo shows particular flowers: the label names them"
     everything = scene.meta["placements"]
     copies = Counter(p.code for p in everything)  # hand plus discards/wall: still one set
     assert all(n <= (1 if code.endswith("h") else 4) for code, n in copies.items())
