@@ -30,6 +30,7 @@ _MELD_BASE = 3.0
 _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
+_ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 _ROW_REACH = 3.0  # tile heights between the hand's rows (melds or flowers on a second row)
 _CORNER_EVIDENCE = 6.0  # corners that know which way faces read outweigh sorting cues
 _SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsure
@@ -138,14 +139,21 @@ def _read_in(
     kinds = _kinds(tiles, geometry, frame)
     rows = _rows(geometry, frame)
     warnings = list(notes)
-    groups: list[Group] = []
     apart: dict[int, float] = {}
-    hand_rows = _hand_rows(rows, kinds, geometry, frame)
+    notes_of: list[list[str]] = [[] for _ in rows]
+    segmented = [
+        _segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart)
+        for r, row in enumerate(rows)
+    ]
+    hand_rows = _hand_rows(rows, segmented, kinds, geometry, frame)
+    groups: list[Group] = []
     for r, row in enumerate(rows):
-        if r not in hand_rows:
+        if r in hand_rows:
+            groups += segmented[r]
+            warnings += notes_of[r]
+        else:
             groups.append(Group("stray", tuple(row), r))
-            continue
-        groups += _segment_row(row, r, kinds, tiles, geometry, frame, warnings, apart)
+    groups = _added_kong_tiles(groups, kinds, geometry, frame)
     strays = sum(len(g.tiles) for g in groups if g.role == "stray")
     if strays:
         warnings.append(f"{strays} tiles lie apart from the hand and were left out")
@@ -255,26 +263,79 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
 
 
 def _hand_rows(
-    rows: list[list[int]], kinds: list[str], geometry: TileGeometry, frame: Frame
+    rows: list[list[int]],
+    segmented: list[list[Group]],
+    kinds: list[str],
+    geometry: TileGeometry,
+    frame: Frame,
 ) -> set[int]:
-    """Rows of the declared hand: the row with most upright tiles and rows chained to it
-    within a few tile heights (melds and flowers on a second row); farther rows are other
-    tiles on the table."""
-    upright = [sum(kinds[i] == "U" for i in row) for row in rows]
-    if not rows or max(upright) == 0:
+    """Rows of the declared hand, grown from the row holding most of it.
+
+    Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
+    they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
+    stretch of wall or another player's tiles.
+    """
+    counts = [_hand_count(groups) for groups in segmented]
+    if not rows or max(counts) == 0:
         return set(range(len(rows)))
     across = frame.across(geometry.centers)
     level = [float(np.median(across[row])) for row in rows]
-    keep = {int(np.argmax(upright))}
+    main = int(np.argmax(counts))
+    keep, total = {main}, counts[main]
     reach = _ROW_REACH * geometry.face_height
-    grown = True
-    while grown:
-        grown = False
-        for r in range(len(rows)):
-            if r not in keep and min(abs(level[r] - level[k]) for k in keep) < reach:
-                keep.add(r)
-                grown = True
+    # Each tile's edge that runs along its row (the top edge, or a sideways tile's side), as
+    # an axis (angle x 2): perspective bends a quarter turn, but not a row's own direction.
+    edge = np.where(np.array([k == "S" for k in kinds])[:, None], geometry.ups, geometry.rights)
+    angle = 2 * np.arctan2(edge[:, 1], edge[:, 0])
+    axis = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    main_axis = axis[rows[main]].mean(axis=0)
+    main_axis /= max(float(np.linalg.norm(main_axis)), 1e-9)
+    for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
+        near = min(abs(level[r] - level[k]) for k in keep) < reach
+        # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
+        aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(_ALIGNED_DEG))))
+        if r not in keep and near and aligned >= 0.7 and total + counts[r] <= _HAND_TILES:
+            keep.add(r)
+            total += counts[r]
     return keep
+
+
+def _hand_count(groups: list[Group]) -> int:
+    """Tiles toward the 14 of a hand (a kong counts 3; flowers and strays none)."""
+    count = 0
+    for g in groups:
+        if g.role in ("meld", "concealed_kong"):
+            count += min(len(g.tiles), 3)
+        elif g.role == "concealed":
+            count += len(g.tiles)
+    return count
+
+
+def _added_kong_tiles(
+    groups: list[Group], kinds: list[str], geometry: TileGeometry, frame: Frame
+) -> list[Group]:
+    """A kong made from an exposed pung (加杠): the added tile lies crosswise beside the
+    claimed one, beyond it, rather than extending the row. Join such a lone sideways tile to
+    the meld whose claimed tile it lies against."""
+    along = frame.along(geometry.centers)
+    across = frame.across(geometry.centers)
+    w = geometry.face_width
+    out = list(groups)
+    for lone in groups:
+        if lone.role != "stray" or len(lone.tiles) != 1 or kinds[lone.tiles[0]] != "S":
+            continue
+        t = lone.tiles[0]
+        for meld in out:
+            c = meld.claimed
+            if meld.role != "meld" or c is None or len(meld.tiles) != 3:
+                continue
+            if abs(along[t] - along[c]) < 0.6 * w and abs(across[t] - across[c]) < 1.6 * w:
+                at = meld.tiles.index(c) + 1
+                tiles = (*meld.tiles[:at], t, *meld.tiles[at:])
+                kong = replace(meld, tiles=tiles)
+                out = [kong if g is meld else g for g in out if g is not lone]
+                break
+    return out
 
 
 def _gaps_after(
