@@ -68,6 +68,8 @@ class ProceduralSource:
             draw_corner_index(
                 canvas, style, index, "r" if suit == "m" and rng.random() < 0.3 else "k"
             )
+        if style.ink_fade > 0 or style.ink_blur > 0:
+            canvas.wear(style.background, style.ink_fade, style.ink_blur)
         if style.engrave_depth > 0:
             canvas.engrave(style.background, style.engrave_depth)
         return canvas.to_array()

@@ -31,7 +31,9 @@ LAYOUTS: dict[int, list[Stick]] = {
         (0.8, 0.74, 0.44, 0.0, "g"),
     ],
     6: [(u, v, 0.44, 0.0, "g" if v < 0.5 else "b") for v in (0.26, 0.74) for u in _COL3],
-    7: [(0.5, 0.15, 0.28, 0.0, "r")] + [(u, v, 0.28, 0.0, "g") for v in (0.5, 0.85) for u in _COL3],
+    # "a" is the set's accent: the 7's lower middle column and the 9's middle column
+    7: [(0.5, 0.15, 0.28, 0.0, "r")]
+    + [(u, v, 0.28, 0.0, "a" if u == 0.5 else "g") for v in (0.5, 0.85) for u in _COL3],
     8: [
         (0.13, 0.25, 0.42, 0.0, "g"),
         (0.37, 0.25, 0.44, 24, "g"),
@@ -42,7 +44,7 @@ LAYOUTS: dict[int, list[Stick]] = {
         (0.63, 0.75, 0.44, 24, "b"),
         (0.87, 0.75, 0.42, 0.0, "b"),
     ],
-    9: [(u, v, 0.28, 0.0, "r" if u == 0.5 else "g") for v in (0.16, 0.5, 0.84) for u in _COL3],
+    9: [(u, v, 0.28, 0.0, "a" if u == 0.5 else "g") for v in (0.16, 0.5, 0.84) for u in _COL3],
 }
 
 
@@ -58,9 +60,16 @@ def draw_bamboo(
     design = int(rng.integers(4))
     mono = rng.random() < 0.3  # some sets print every stick green
     flip_eight = rank == 8 and rng.random() < 0.5  # W over M as often as M over W
+    accent = str(
+        rng.choice(["g", "b", "r"], p=[0.45, 0.35, 0.2])
+        if rank == 7
+        else rng.choice(["r", "b"], p=[0.75, 0.25])
+    )
     for u, v, length, tilt, role in LAYOUTS[rank]:
         if flip_eight:
             v, tilt = 1 - v, -tilt
+        if role == "a":
+            role = accent
         if mono and role == "b":
             role = "g"
         if style.japanese and rank == 5 and rng.random() < 0.5:

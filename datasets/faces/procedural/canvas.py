@@ -28,6 +28,16 @@ class Canvas:
         small = self.image.resize((FACE_WIDTH, FACE_HEIGHT), Image.Resampling.BOX)
         return np.asarray(small, dtype=np.uint8).copy()
 
+    def wear(self, background: RGB, fade: float, blur: float) -> None:
+        """Print quality: ink faded towards the face colour and softened (old or cheap sets)."""
+        out = np.asarray(self.image).astype(np.float32)
+        if fade > 0:
+            out = out * (1 - fade) + np.asarray(background, np.float32) * fade
+        if blur > 0:
+            out = np.asarray(cv2.GaussianBlur(out, (0, 0), blur), np.float32)
+        self.image = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+        self.draw = ImageDraw.Draw(self.image)
+
     def engrave(self, background: RGB, depth: float, offset: int = 2) -> None:
         """Carved-and-painted look: each stroke casts a thin shadow inside its groove.
 

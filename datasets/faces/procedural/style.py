@@ -31,6 +31,8 @@ class Style:
     japanese: bool  # riichi habits: red fives, blank white dragon
     glyph_stroke: int  # extra pixels of stroke on glyphs (heavier print)
     engrave_depth: float  # 0: flat print; else how dark the groove rims are
+    ink_fade: float  # 0: fresh ink; else how far it has faded towards the face colour
+    ink_blur: float  # 0: crisp print; else Gaussian sigma (supersampled pixels) of soft print
 
     def colour(self, role: str) -> RGB:
         return {"b": self.blue, "g": self.green, "r": self.red, "k": self.black}[role]
@@ -82,8 +84,8 @@ def random_style(rng: np.random.Generator) -> Style:
         corner_index=corner,
         index_right=bool(rng.random() < 0.3),
         japanese=japanese,
-        glyph_stroke=int(rng.choice([0, 0, 1, 2, 3, 4])),
-        engrave_depth=float(rng.uniform(0.1, 0.35))
-        if rng.random() < 0.5
-        else 0.0,  # engraved-and-painted sets print heavy
+        glyph_stroke=int(rng.choice([0, 0, 1, 2, 3, 4])),  # some sets print heavy
+        engrave_depth=float(rng.uniform(0.1, 0.35)) if rng.random() < 0.5 else 0.0,
+        ink_fade=float(rng.uniform(0.08, 0.3)) if rng.random() < 0.2 else 0.0,
+        ink_blur=float(rng.uniform(0.6, 1.6)) if rng.random() < 0.2 else 0.0,
     )
