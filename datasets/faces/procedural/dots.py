@@ -52,7 +52,7 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
         for i, (ax, ay) in enumerate(pts)
         for bx, by in pts[i + 1 :]
     ]
-    r = min(r, 0.46 * min(gaps, default=2 * r), 0.5 * h)  # coins never touch: each stays a blob
+    r = min(r, 0.42 * min(gaps, default=2 * r), 0.5 * h)  # coins never touch: each stays a blob
     coin = int(rng.integers(4))  # one coin design per set
     swap = rng.random() < 0.3  # some sets swap the blue and green roles
     for (u, v), role in zip(centres, roles, strict=True):
