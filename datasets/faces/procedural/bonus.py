@@ -76,7 +76,7 @@ def draw_bonus(
         kind = PLANT_OF_FLOWER[rank]
     # Label details are drawn before the painting, whose own draws differ per plant: so every
     # tile of a set (same seed) prints its labels alike.
-    heavy = int(rng.choice([0, 1, 2, 3]))  # numerals are often printed bold
+    heavy = int(rng.choice([0, 1, 2]))  # numerals are often printed bold
     ringed = bool(rng.random() < 0.12)  # some sets ring the numeral
     name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
     lean = rng.random() < 0.5  # brush-written names lean
@@ -88,7 +88,7 @@ def draw_bonus(
     if name_kind != "none":
         colour = style.colour(name_role)
         canvas.glyph(
-            name, style.small_font, name_box, colour, stroke=style.glyph_stroke, slant=slant
+            name, style.small_font, name_box, colour, stroke=min(style.glyph_stroke, 1), slant=slant
         )
 
 
