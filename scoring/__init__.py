@@ -2,7 +2,8 @@
 
 from .fan_table import FAN_TABLE, Fan, FanRow
 from .hand import Hand, HandError, Meld
-from .parse import parse_hand, parse_notation
+from .notation import parse_notation
+from .parse import parse_hand
 from .score import RULESETS, Exclusion, FanScore, Score, score
 
 __all__ = [
