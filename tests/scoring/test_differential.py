@@ -20,7 +20,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import permutations
+from itertools import combinations, permutations, product
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ import pytest  # noqa: E402
 
 from scoring import score  # noqa: E402
 from scoring.generate import generate_hands  # noqa: E402
+from scoring.tiles import PLAYING  # noqa: E402
 from tests.scoring import pmgb  # noqa: E402
 
 Fans = dict[int, int]
@@ -42,6 +43,7 @@ CI_SEED = 20261129
 
 # Our fan ids of the kong fans PyMahjongGB merges into its extra 明暗杠 (5 points).
 MELDED_KONG, CONCEALED_KONG, CONCEALED_AND_MELDED_KONG = 74, 67, pmgb.CONCEALED_AND_MELDED_KONG
+HONOR_CODES = ("E", "S", "W", "N", "C", "F", "P")
 WAIT_FANS = (77, 78, 79)  # Edge Wait, Closed Wait, Single Wait
 KNITTED_STRAIGHT, LESSER_HONORS_AND_KNITTED = 35, 34
 
@@ -278,6 +280,48 @@ def one_suit_hands(suit: str = "p") -> Iterator[dict[str, Any]]:
                 yield hand
 
 
+def special_hands() -> Iterator[dict[str, Any]]:
+    """Every thirteen-orphans and honors-and-knitted hand (also robbing a kong when no copy is
+    held), and every knitted straight + set + pair, the set concealed or claimed."""
+    orphans = _tiles("1m 9m 1p 9p 1s 9s E S W N C F P")
+    shapes = [[*orphans, extra] for extra in orphans]
+    for straight in KNITTED_STRAIGHTS:
+        for k in (7, 8, 9):
+            for numbers in combinations(sorted(straight), k):
+                shapes += [[*numbers, *honors] for honors in combinations(HONOR_CODES, 14 - k)]
+    for tiles in shapes:
+        yield from _each_win(tiles, [], robbing=True)
+    for straight, (kind, group), pair in product(KNITTED_STRAIGHTS, _all_sets(), PLAYING):
+        tiles = [*sorted(straight), *group, pair, pair]
+        if max(Counter(tiles).values()) <= 4:
+            yield from _each_win(tiles, [])  # 组合龙 + set + pair, all concealed
+            meld = {"type": kind, "tiles": list(group), "claimed_from": "left"}
+            yield from _each_win([*sorted(straight), pair, pair], [meld])
+
+
+def _all_sets() -> Iterator[tuple[str, tuple[str, ...]]]:
+    for suit in "mps":
+        for r in range(1, 8):
+            yield "chow", (f"{r}{suit}", f"{r + 1}{suit}", f"{r + 2}{suit}")
+    for tile in PLAYING:
+        yield "pung", (tile, tile, tile)
+
+
+def _each_win(
+    tiles: list[str], melds: list[dict[str, Any]], robbing: bool = False
+) -> Iterator[dict[str, Any]]:
+    """The hand won on each of its distinct concealed tiles, on a discard and self-drawn."""
+    for winning in sorted(set(tiles)):
+        rest = list(tiles)
+        rest.remove(winning)
+        options: list[dict[str, bool]] = [{}, {"self_drawn": True}]
+        if robbing and winning not in rest:
+            options.append({"robbing_kong": True})
+        for flags in options:
+            yield {"melds": melds, "concealed": rest, "winning_tile": winning, "flowers": [],
+                   **flags}  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Agreement with PyMahjongGB on generated hands")
     parser.add_argument("--n", type=int, default=20_000)
@@ -286,15 +330,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--one-suit", action="store_true", help="every concealed one-suit win instead (~2 min)"
     )
+    parser.add_argument(
+        "--specials", action="store_true", help="every knitted and thirteen-orphans hand (~5 min)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    hands = list(one_suit_hands() if args.one_suit else generate_hands(args.seed, args.n))
+    if args.one_suit or args.specials:
+        hands = list(one_suit_hands() if args.one_suit else special_hands())
+    else:
+        hands = list(generate_hands(args.seed, args.n))
     mil, mcr = compare(hands)
     seconds = time.perf_counter() - start
     fans_seen: Counter[int] = Counter()
     for hand in hands:
         fans_seen.update(pmgb.fans(hand))
-    source = "every one-suit win" if args.one_suit else f"seed {args.seed}"
+    source = (
+        "every one-suit win" if args.one_suit else "every knitted and thirteen-orphans hand"
+        if args.specials else f"seed {args.seed}"
+    )  # fmt: skip
     print(f"{len(hands)} hands, {source}, {seconds:.1f} s, {len(fans_seen)} distinct fan ids")
     for name, bad in (("mcr-mil == PyMahjongGB", mil), ("mcr == documented rules", mcr)):
         agree = len(hands) - len(bad)
