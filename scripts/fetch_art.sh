@@ -69,6 +69,25 @@ fetch_deb kde kdegames-mahjongg-data-kf5
 fetch_deb gnome gnome-mahjongg
 ensure_rsvg
 
+# FluffyStuff's riichi art (CC0) from npm, for machines without ../shared/data/fluffystuff-tiles:
+# the package holds the SVGs as React components, turned back into SVG files here.
+fetch_npm_fluffystuff() {
+    local dest="$ART/fluffystuff-svg"
+    [ -f "$dest/.done" ] && return 0
+    command -v npm >/dev/null 2>&1 || { echo "fetch_art: fluffystuff: npm not found" >&2; failed+=("fluffystuff-npm"); return 1; }
+    local tmp
+    tmp="$(mktemp -d)"
+    if (cd "$tmp" && npm pack -q riichi-mahjong-tiles@0.1.0 >/dev/null 2>&1 && tar xzf riichi-mahjong-tiles-*.tgz) \
+        && (cd "$ROOT" && python3 -m datasets.faces.fluffystuff_npm "$tmp/package" "$dest"); then
+        touch "$dest/.done"
+    else
+        echo "fetch_art: fluffystuff: 'npm pack riichi-mahjong-tiles' or its conversion failed" >&2
+        failed+=("fluffystuff-npm")
+    fi
+    rm -rf "$tmp"
+}
+fetch_npm_fluffystuff
+
 # Rasterize once now so the first test run is quick (rasterized PNGs land in .cache/art/raster).
 # Without rsvg-convert the SVG sources say so and the PNG ones (gnome smooth) still work.
 (cd "$ROOT" && MJLENS_ART_DIR="$ART" python3 -m datasets.faces.rasterize) || {

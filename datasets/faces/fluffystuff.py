@@ -1,7 +1,8 @@
 """FluffyStuff's riichi tile art (CC0): 34 faces as SVG, light ("Regular") and dark ("Black").
 
-The SVGs are read from a checkout of the art (default ../shared/data/fluffystuff-tiles,
-override with MJLENS_FLUFFYSTUFF_DIR) and rasterized once into .cache/art/raster/fluffystuff.
+The SVGs are read from a checkout of the art (../shared/data/fluffystuff-tiles, override with
+MJLENS_FLUFFYSTUFF_DIR) or, without one, from the copy scripts/fetch_art.sh recovers from the
+npm package; they are rasterized once into .cache/art/raster/fluffystuff.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.faces.base import FACE_WIDTH, ArtMissing, place_on_face
-from datasets.faces.paths import FETCH_HINT, raster_dir
+from datasets.faces.paths import FETCH_HINT, art_dir, raster_dir
 from datasets.faces.raster_source import RasterSource
 from datasets.faces.rasterize import rsvg_convert
 
@@ -36,7 +37,13 @@ def code_of(stem: str) -> str | None:
 
 
 def default_root() -> Path:
-    return Path(os.environ.get("MJLENS_FLUFFYSTUFF_DIR", DEFAULT_ROOT))
+    """MJLENS_FLUFFYSTUFF_DIR, else the shared checkout, else the SVGs fetch_art.sh recovered
+    from the npm package (same art, see fluffystuff_npm.py)."""
+    if "MJLENS_FLUFFYSTUFF_DIR" in os.environ:
+        return Path(os.environ["MJLENS_FLUFFYSTUFF_DIR"])
+    if DEFAULT_ROOT.is_dir():
+        return DEFAULT_ROOT
+    return art_dir() / "fluffystuff-svg"
 
 
 def _variant_dirs(root: Path) -> list[tuple[str, Path]]:
