@@ -84,6 +84,7 @@ class FaceSet:
             self.ivory = np.asarray(self.dark_paper, np.float32)
         # How much the face darkens where it rounds over into the sides, for this set.
         self.bevel = float(np.random.default_rng(style_seed).uniform(0.0, 0.18))
+        self._bevels: dict[tuple[int, int], np.ndarray] = {}
 
     def _raw(self, code: str) -> np.ndarray:
         if self._src is None:
@@ -93,17 +94,30 @@ class FaceSet:
 
     def face(self, code: str) -> np.ndarray:
         if code not in self._cache:
-            art = self._on_ivory(self._raw(code))
-            self._cache[code] = _bevelled(art, self.bevel)
+            art = self._raw(code)
+            # One multiply does both: paper to ivory per channel, and the bevel's falloff.
+            gain = self._bevel_mask(art.shape[:2])[..., None] * self._ivory_gain(art)
+            self._cache[code] = cv2.multiply(art, gain, dtype=cv2.CV_8U, scale=1.0)
         return self._cache[code]
 
-    def _on_ivory(self, art: np.ndarray) -> np.ndarray:
+    def _ivory_gain(self, art: np.ndarray) -> np.ndarray:
         if self.dark_paper is not None:
-            return art  # the body already wears this art's paper colour
+            return np.ones(3, np.float32)  # the body already wears this art's paper colour
         paper = _paper(art)
         # Dark-framed art keeps its colours (just tinted); paper-backed art gets the set's ivory.
         gain = self.ivory / 255.0 if paper.min() < 120 else self.ivory / np.maximum(paper, 1.0)
-        return np.clip(art.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        return gain.astype(np.float32)
+
+    def _bevel_mask(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Darken the face's outer band: real faces round over at their edges, catch less light."""
+        h, w = shape
+        if (h, w) not in self._bevels:
+            band = 0.06 * min(h, w)
+            y, x = np.ogrid[0:h, 0:w]
+            edge = np.minimum(np.minimum(x + 0.5, w - x - 0.5), np.minimum(y + 0.5, h - y - 0.5))
+            fall = np.clip(1.0 - edge / band, 0.0, 1.0) ** 2
+            self._bevels[(h, w)] = (1.0 - self.bevel * fall).astype(np.float32)
+        return self._bevels[(h, w)]
 
 
 def _paper(art: np.ndarray) -> np.ndarray:
@@ -117,15 +131,3 @@ def _paper(art: np.ndarray) -> np.ndarray:
         ]
     )
     return np.median(border, axis=0).astype(np.float32)
-
-
-def _bevelled(art: np.ndarray, strength: float) -> np.ndarray:
-    """Darken the face's outer band: real faces round over at their edges and catch less light."""
-    if strength <= 0:
-        return art
-    h, w = art.shape[:2]
-    band = 0.06 * min(h, w)
-    y, x = np.ogrid[0:h, 0:w]
-    edge = np.minimum(np.minimum(x + 0.5, w - x - 0.5), np.minimum(y + 0.5, h - y - 0.5))
-    gain = 1.0 - strength * np.clip(1.0 - edge / band, 0.0, 1.0) ** 2
-    return (art * gain[..., None].astype(np.float32)).astype(np.uint8)
