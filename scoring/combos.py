@@ -14,7 +14,7 @@ from itertools import combinations
 from .fan_table import ROWS, Fan
 from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
 from .shapes import Set
-from .tally import ACCOUNT_ONCE, NON_REPEAT, NON_SEPARATION, Tally
+from .tally import ACCOUNT_ONCE, NON_IDENTICAL, NON_REPEAT, NON_SEPARATION, Tally
 
 TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # triple + the rest
 # When a three-chow fan leaves one chow, the reference takes its one extra fan in this order.
@@ -106,16 +106,18 @@ def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
     for fan, sets in pairs:
         by_fan.setdefault(fan, []).append(sets)
     count = len(pairs)
-    # Cut repeats first (down to one of each fan), then whole fans, cheapest-listed first:
-    # Two Terminal Chows, Short Straight, Mixed Double Chow, Pure Double Chow.
-    for keep in (1, 0):
+    # Cut repeats first, down to one of each fan (a set does not form the same fan twice:
+    # non-identical), then whole fans (account-once), in this order of fans: Two Terminal
+    # Chows, Short Straight, Mixed Double Chow, Pure Double Chow.
+    for keep, rule in ((1, NON_IDENTICAL), (0, ACCOUNT_ONCE)):
         for fan in reversed(EXTRA_CHOW_ORDER):
             group = by_fan.get(fan, [])
             while len(group) > keep and count > most:
                 group.pop()
                 count -= 1
-                kept = next((f for f, g in by_fan.items() if g), fan)
-                tally.dropped_inner(fan, kept, ACCOUNT_ONCE)
+                # non-identical: the same fan is already counted with this chow
+                kept = fan if keep else next((f for f, g in by_fan.items() if g), fan)
+                tally.dropped_inner(fan, kept, rule)
     for fan in EXTRA_CHOW_ORDER:
         for sets in by_fan.get(fan, []):
             tally.add(fan, sets)

@@ -40,6 +40,8 @@ def test_non_identical_one_chow_not_used_twice_for_the_same_fan() -> None:
     assert counted[Fan.PURE_DOUBLE_CHOW] == 1
     assert counted[Fan.MIXED_DOUBLE_CHOW] == 1
     assert counted[Fan.SHORT_STRAIGHT] == 1
+    rules = {(e[0], e[2]) for e in excluded("234s223344p567p55m")}
+    assert (Fan.MIXED_DOUBLE_CHOW, "non-identical") in rules
 
 
 def test_high_versus_low_keeps_the_best_reading() -> None:
