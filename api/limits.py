@@ -7,9 +7,16 @@ operator change them with MJLENS_* environment variables without touching code.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 MIB = 1024 * 1024
+
+
+def _default_workers() -> int:
+    # Each ONNX session already runs on up to 4 threads (vision.classify.session_options):
+    # more recognitions at once than cores / 4 only makes them contend.
+    cores = os.cpu_count() or 1
+    return max(1, cores // min(4, cores))
 
 
 @dataclass(frozen=True)
@@ -21,7 +28,7 @@ class Limits:
     json_bytes: int = 64 * 1024  # a Hand JSON body; a real one is under 1 KB
     json_depth: int = 32  # nesting in a Hand JSON body; a real one has depth 3
     # Recognition runs on this many worker threads; more requests wait in line.
-    workers: int = 2
+    workers: int = field(default_factory=_default_workers)
     # Requests admitted to /v1/recognize at once (uploading, waiting or running): bounds the
     # memory that buffered uploads can take (admitted * photo_bytes).
     admitted: int = 24
@@ -38,13 +45,13 @@ class Limits:
         """Limits with any MJLENS_<FIELD> variable (e.g. MJLENS_PHOTO_BYTES) applied."""
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
-        for field in fields(cls):
-            raw = env.get(f"MJLENS_{field.name.upper()}")
+        for spec in fields(cls):
+            raw = env.get(f"MJLENS_{spec.name.upper()}")
             if raw is None:
                 continue
-            kind = float if field.type in ("float", float) else int
+            kind = float if spec.type in ("float", float) else int
             try:
-                values[field.name] = kind(raw)
+                values[spec.name] = kind(raw)
             except ValueError as exc:
-                raise ValueError(f"MJLENS_{field.name.upper()}={raw!r} is not a number") from exc
+                raise ValueError(f"MJLENS_{spec.name.upper()}={raw!r} is not a number") from exc
         return cls(**values)  # type: ignore[arg-type]
