@@ -54,13 +54,20 @@ def source_cells(source: FaceSource, samples: int) -> list[tuple[np.ndarray | No
     """Every code of FACES order, once per variant (fixed art) or per sample (random art)."""
     cells: list[tuple[np.ndarray | None, str]] = []
     if isinstance(source, RasterSource):
-        variants = max(len(set(source.paths(code))) for code in source.codes)
-        for v in range(variants):
+        # one block per theme (the folder a drawing sits in); extra drawings of a code in a
+        # theme (FluffyStuff's red fives) in a last block
+        themes = sorted({p.parent.name for code in source.codes for p in source.paths(code)})
+        extras: list[tuple[np.ndarray | None, str]] = []
+        for theme in themes:
             for code in FACES:
-                paths = sorted(set(source.paths(code))) if code in source.codes else []
-                face = load_face(paths[v]) if v < len(paths) else None
-                cells.append((face, code))
-        return cells
+                paths = (
+                    sorted({p for p in source.paths(code) if p.parent.name == theme})
+                    if code in source.codes
+                    else []
+                )
+                cells.append((load_face(paths[0]) if paths else None, code))
+                extras.extend((load_face(p), code) for p in paths[1:])
+        return cells + extras
     for seed in range(samples):
         rng = np.random.default_rng(seed)
         cells.extend(
