@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--yolo-pose", action="store_true", help="as --yolo, with the face corners as keypoints"
     )
-    sub = parser.add_subparsers(dest="synth_action", metavar="ACTION")
+    sub = parser.add_subparsers(dest="synth_action", metavar="[preview DIR]", required=False)
     preview = sub.add_parser("preview", help="contact sheet of a set with labels overlaid")
     preview.add_argument("dir", help="a folder written by mjlens synth")
     preview.add_argument("--out", dest="sheet", default="sheet.png", help="PNG to write")
