@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from operator import itemgetter
 
 from .fan_table import ROWS, Fan
 from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
@@ -25,6 +26,7 @@ EXTRA_CHOW_ORDER = (
     Fan.TWO_TERMINAL_CHOWS,
 )
 Patterns = dict[int, tuple[tuple[Fan, Check], ...]]
+_tile_of = itemgetter(1)
 
 
 def _tiles(sets: Sequence[Set]) -> list[int]:
@@ -45,7 +47,9 @@ def _note_inner(tally: Tally, patterns: Patterns, sets: Sequence[Set], outer: Fa
 
 
 def chow_fans(tally: Tally, chows: list[Set]) -> None:
-    chows = sorted(chows, key=lambda s: s[1])
+    if len(chows) < 2:
+        return
+    chows = sorted(chows, key=_tile_of)
     if len(chows) == 4:
         fan = match(CHOW_PATTERNS, _tiles(chows))
         if fan is not None:
@@ -124,7 +128,9 @@ def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
 
 
 def pung_fans(tally: Tally, pungs: list[Set]) -> None:
-    pungs = sorted(pungs, key=lambda s: s[1])
+    if len(pungs) < 2:
+        return
+    pungs = sorted(pungs, key=_tile_of)
     if len(pungs) == 4:
         fan = match(PUNG_PATTERNS, _tiles(pungs))
         if fan is not None:

@@ -22,6 +22,7 @@ PARTIAL_EXCLUSION: dict[tuple[int, int], int] = {
     (Fan.NINE_GATES, Fan.PUNG_OF_TERMINALS_OR_HONORS): 1,
     (Fan.BIG_THREE_WINDS, Fan.PUNG_OF_TERMINALS_OR_HONORS): 3,
 }
+EXCLUDES = {fan: row.excludes for fan, row in ROWS.items()}
 CONCEALED_PUNG_FANS = {
     2: Fan.TWO_CONCEALED_PUNGS,
     3: Fan.THREE_CONCEALED_PUNGS,
@@ -189,11 +190,13 @@ def wait_fans(
 
 def apply_exclusions(tally: Tally) -> None:
     """Non-repeat principle: each counted fan, highest first, removes the fans it implies."""
-    for fan in sorted(tally.counts):
-        if fan not in tally.counts:
+    counts = tally.counts
+    for fan in sorted(counts):
+        if fan not in counts:
             continue
-        for excluded in ROWS[fan].excludes:
-            tally.drop(excluded, fan, NON_REPEAT, PARTIAL_EXCLUSION.get((fan, excluded)))
+        for excluded in EXCLUDES[fan]:
+            if excluded in counts:
+                tally.drop(excluded, fan, NON_REPEAT, PARTIAL_EXCLUSION.get((fan, excluded)))
 
 
 def wind_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
@@ -236,8 +239,10 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
     """All fans of one reading as four sets and a pair (the basic shape)."""
     tally = Tally()
     win_condition_fans(tally, deal)
-    chows = [s for s in (*deal.fixed, *concealed_sets) if s[0] == CHOW]
-    pungs = [s for s in (*deal.fixed, *concealed_sets) if s[0] != CHOW]
+    chows: list[Set] = []
+    pungs: list[Set] = []
+    for s in (*deal.fixed, *concealed_sets):
+        (chows if s[0] == CHOW else pungs).append(s)
     if not deal.self_drawn and not any(
         not s[2] and abs(s[1] - deal.win) <= 1 and s[1] // 9 == deal.win // 9 for s in chows
     ):
