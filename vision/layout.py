@@ -31,7 +31,7 @@ _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
 _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
-_ROW_REACH = 3.0  # tile heights between the hand's rows (melds or flowers on a second row)
+_ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _CORNER_EVIDENCE = 6.0  # corners that know which way faces read outweigh sorting cues
 _SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsure
 _HAND_TILES = 14
@@ -145,7 +145,7 @@ def _read_in(
         _segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart)
         for r, row in enumerate(rows)
     ]
-    hand_rows = _hand_rows(rows, segmented, kinds, geometry, frame)
+    hand_rows = _hand_rows(rows, segmented, tiles, kinds, geometry, frame)
     groups: list[Group] = []
     for r, row in enumerate(rows):
         if r in hand_rows:
@@ -154,11 +154,15 @@ def _read_in(
         else:
             groups.append(Group("stray", tuple(row), r))
     groups = _added_kong_tiles(groups, kinds, geometry, frame)
-    strays = sum(len(g.tiles) for g in groups if g.role == "stray")
-    if strays:
-        warnings.append(f"{strays} tiles lie apart from the hand and were left out")
+    apart_rows = sum(len(row) for r, row in enumerate(rows) if r not in hand_rows)
+    if apart_rows:
+        warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
+    misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
     groups = _fit_count(groups)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
+    if misfits and ambiguity is None:
+        # A crosswise or face-down tile the melds cannot place: a meld may be misread.
+        ambiguity = f"{len(misfits)} tiles among the hand fit no meld"
     found = Layout(
         groups=tuple(groups),
         rows=tuple(tuple(row) for row in rows),
@@ -265,6 +269,7 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
 def _hand_rows(
     rows: list[list[int]],
     segmented: list[list[Group]],
+    tiles: Tiles,
     kinds: list[str],
     geometry: TileGeometry,
     frame: Frame,
@@ -276,6 +281,17 @@ def _hand_rows(
     stretch of wall or another player's tiles.
     """
     counts = [_hand_count(groups) for groups in segmented]
+
+    def _flowers_after_all(r: int) -> bool:
+        if any(g.role not in ("concealed", "flower") for g in segmented[r]):
+            return False
+        mass = tiles.probs[rows[r], _FLOWER_SLICE].sum(axis=1)
+        if float(mass.mean()) < 0.3:
+            return False
+        segmented[r] = [Group("flower", tuple(rows[r]), r)]
+        counts[r] = 0
+        return True
+
     if not rows or max(counts) == 0:
         return set(range(len(rows)))
     across = frame.across(geometry.centers)
@@ -294,7 +310,17 @@ def _hand_rows(
         near = min(abs(level[r] - level[k]) for k in keep) < reach
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
         aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(_ALIGNED_DEG))))
-        if r not in keep and near and aligned >= 0.7 and total + counts[r] <= _HAND_TILES:
+        # A row adding nothing to the hand joins only for flowers or a kong's added tile;
+        # walls and other players' backs are rows of face-down tiles adding nothing.
+        useful = (
+            counts[r] > 0
+            or any(g.role == "flower" for g in segmented[r])
+            or (len(rows[r]) == 1 and kinds[rows[r][0]] == "S")
+        )
+        fits = total + counts[r] <= _HAND_TILES
+        if r not in keep and near and aligned >= 0.7 and not fits and _flowers_after_all(r):
+            useful = fits = True  # the count says these are the flowers, one of them misread
+        if r not in keep and near and useful and aligned >= 0.7 and fits:
             keep.add(r)
             total += counts[r]
     return keep

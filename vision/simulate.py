@@ -129,7 +129,7 @@ def lay_out_hand(
     flowers = hand.get("flowers", [])
     if isinstance(flowers, list) and flowers:
         aside: list[Slot] = [(str(f), "flower", False, False, None) for f in flowers]
-        place(aside, mx + w, 2.8 * h)
+        place(aside, mx + w, 1.3 * h)  # a second row, after any melds there
     return _annotations(slots, np.array(x_of), np.array(y_of), w, h, angle_deg)
 
 
