@@ -122,3 +122,17 @@ def test_profiles_differ_on_waits_inside_a_knitted_straight() -> None:
 def test_score_totals_match_fans() -> None:
     result = score(parse_notation("[567m,2][999s,3][SSSS]123pCC"))
     assert result.total == sum(f.points * f.count for f in result.fans)
+
+
+def test_equal_totals_prefer_pure_triple_chow() -> None:
+    # 22m 444-555-666m 678p won on 4m: three 456m chows (Pure Triple Chow + All Chows) and three
+    # pungs (Pure Shifted Pungs + Two Concealed Pungs) both total 31; the chows are kept.
+    counted = fans("22m44m555m666m678p4m")
+    assert Fan.PURE_TRIPLE_CHOW in counted and Fan.PURE_SHIFTED_PUNGS not in counted
+    assert scored("22m44m555m666m678p4m").total == 31
+
+
+def test_equal_totals_prefer_four_sets_over_seven_pairs() -> None:
+    # 44 55 66m 44 66p 55s + 5p: Seven Pairs + Middle Tiles (48) ties the chows reading.
+    counted = fans("445566m44566p55s5p")
+    assert Fan.SEVEN_PAIRS not in counted and Fan.MIDDLE_TILES in counted
