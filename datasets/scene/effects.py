@@ -133,7 +133,7 @@ def finger(rng: np.random.Generator, canvas: np.ndarray, ids: np.ndarray) -> Non
 
 def white_balance(rng: np.random.Generator) -> np.ndarray:
     """Per-channel gains (B, G, R) of a phone's auto white balance and exposure, slightly off."""
-    warm = rng.normal(0, 0.06)  # tungsten-ish rooms push red up and blue down
+    warm = rng.normal(0, 0.08)  # tungsten-ish rooms push red up and blue down
     gains = np.array([1 - warm, 1.0, 1 + warm]) + rng.normal(0, 0.03, 3)
     return (gains * rng.uniform(0.75, 1.25)).astype(np.float32)
 

@@ -230,6 +230,7 @@ def _draw_tiles(
     style: TileStyle,
     cam: Camera,
     light: Light,
+    gains: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[int, Drawn]]:
     """Paint every tile, far ones first (painter's algorithm); returns the id map (tile index
     + 1 per pixel, 0 = not a tile), the glossy-face mask and what each tile left behind."""
@@ -244,7 +245,10 @@ def _draw_tiles(
     for i in np.argsort(-distance, kind="stable"):
         p = placements[i]
         art = faces.face(p.code)
-        drawn[int(i)] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, light)
+        lit = light
+        if gains is not None:  # no two tiles lie quite flat: each catches the light a bit apart
+            lit = Light(light.direction, light.ambient * gains[i], light.diffuse * gains[i])
+        drawn[int(i)] = draw_tile(canvas, ids, gloss, int(i) + 1, p.pose, style, art, cam, lit)
     return ids, gloss, drawn
 
 
@@ -280,7 +284,8 @@ def render_scene(
     centre = np.mean([p.pose.origin for p in placements], axis=0)
     canvas, table = _table(rng, cam, centre)
     _shadows(canvas, placements, style, cam, light, rng)
-    ids, gloss, drawn = _draw_tiles(canvas, placements, faces, style, cam, light)
+    gains = np.clip(rng.normal(1.0, 0.025, len(placements)), 0.92, 1.08)
+    ids, gloss, drawn = _draw_tiles(canvas, placements, faces, style, cam, light, gains)
 
     canvas = effects.apply_light(rng, canvas, gloss, effects.white_balance(rng))
     finger = bool(rng.random() < 0.12)
