@@ -124,6 +124,8 @@ def _check_meld(value: object, pointer: str) -> Meld:
 
 
 def _flowers(value: object) -> tuple[tuple[str, ...], int]:
+    if value == [] or (type(value) is int and value == 0):  # no flowers: the common case
+        return (), 0
     if isinstance(value, bool):
         raise HandError("flowers is a list of flower codes (1h-8h) or a count", "/flowers")
     if isinstance(value, int):
@@ -193,13 +195,13 @@ def check_counts(hand: Hand) -> None:
             f"{len(hand.melds)} meld(s) concealed needs {need} tiles, not {len(hand.concealed)}",
             "/concealed",
         )
-    seen: dict[str, int] = {hand.winning_tile: 1}
-    for code in hand.concealed:
-        seen[code] = seen.get(code, 0) + 1
+    tiles = [hand.winning_tile, *hand.concealed]
     for meld in hand.melds:
-        for code in meld.tiles:
-            seen[code] = seen.get(code, 0) + 1
-    for code, copies in seen.items():
+        tiles += meld.tiles
+    if len(tiles) - len(set(tiles)) < 4:  # a fifth copy needs four repeats: the usual answer
+        return
+    for code in set(tiles):
+        copies = tiles.count(code)
         if copies > 4:
             raise HandError(f"{copies} copies of {code}: a set has only 4", _where(hand, code))
 
@@ -212,6 +214,8 @@ def _where(hand: Hand, code: str) -> str:
 
 def check_flags(hand: Hand) -> None:
     """Conditions of the win that cannot hold together."""
+    if not (hand.robbing_kong or hand.kong_replacement or hand.last_tile):
+        return
     win = hand.winning_tile
     has_kong = any(m.kind == "kong" for m in hand.melds)
     in_melds = any(win in m.tiles for m in hand.melds)
