@@ -154,7 +154,7 @@ def _read_in(
         else:
             groups.append(Group("stray", tuple(row), r))
     groups = _added_kong_tiles(groups, kinds, geometry, frame)
-    apart_rows = sum(len(row) for r, row in enumerate(rows) if r not in hand_rows)
+    apart_rows = sum(len(g.tiles) for g in groups if g.role == "stray" and g.row not in hand_rows)
     if apart_rows:
         warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
@@ -341,26 +341,32 @@ def _added_kong_tiles(
     groups: list[Group], kinds: list[str], geometry: TileGeometry, frame: Frame
 ) -> list[Group]:
     """A kong made from an exposed pung (加杠): the added tile lies crosswise beside the
-    claimed one, beyond it, rather than extending the row. Join such a lone sideways tile to
+    claimed one, beyond it, rather than extending the row. Join such a stray sideways tile to
     the meld whose claimed tile it lies against."""
     along = frame.along(geometry.centers)
     across = frame.across(geometry.centers)
     w = geometry.face_width
     out = list(groups)
-    for lone in groups:
-        if lone.role != "stray" or len(lone.tiles) != 1 or kinds[lone.tiles[0]] != "S":
+    for stray in groups:
+        if stray.role != "stray":
             continue
-        t = lone.tiles[0]
-        for meld in out:
-            c = meld.claimed
-            if meld.role != "meld" or c is None or len(meld.tiles) != 3:
+        left = list(stray.tiles)
+        for t in stray.tiles:
+            if kinds[t] != "S":
                 continue
-            if abs(along[t] - along[c]) < 0.6 * w and abs(across[t] - across[c]) < 1.6 * w:
-                at = meld.tiles.index(c) + 1
-                tiles = (*meld.tiles[:at], t, *meld.tiles[at:])
-                kong = replace(meld, tiles=tiles)
-                out = [kong if g is meld else g for g in out if g is not lone]
-                break
+            for k, meld in enumerate(out):
+                c = meld.claimed
+                if meld.role != "meld" or c is None or len(meld.tiles) != 3:
+                    continue
+                if abs(along[t] - along[c]) < 0.6 * w and abs(across[t] - across[c]) < 1.6 * w:
+                    at = meld.tiles.index(c) + 1
+                    out[k] = replace(meld, tiles=(*meld.tiles[:at], t, *meld.tiles[at:]))
+                    left.remove(t)
+                    break
+        if len(left) < len(stray.tiles):
+            rest = [replace(stray, tiles=tuple(left))] if left else []
+            i = next(i for i, g in enumerate(out) if g is stray)
+            out[i : i + 1] = rest
     return out
 
 
