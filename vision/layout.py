@@ -154,6 +154,8 @@ def _read_in(
         else:
             groups.append(Group("stray", tuple(row), r))
     groups = _added_kong_tiles(groups, kinds, geometry, frame)
+    placed = {t for g in groups if g.role == "meld" for t in g.tiles}
+    warnings = [w for w in warnings if not any(f"(#{t})" in w for t in placed)]
     apart_rows = sum(len(g.tiles) for g in groups if g.role == "stray" and g.row not in hand_rows)
     if apart_rows:
         warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
