@@ -145,3 +145,24 @@ def test_canonical_corners_still_read_the_right_way_round(angle: float) -> None:
     (meld,) = found.of_role("meld")
     assert meld.claimed_from == "left"
     assert found.winning is not None and ann[found.winning]["role"] == "winning"
+
+
+def test_added_kong_tile_beside_the_claimed_one_makes_a_kong() -> None:
+    # 加杠: a pung claimed from the left grows into a kong; the added tile lies crosswise
+    # beyond the claimed one instead of extending the row.
+    hand = {
+        "melds": [{"type": "pung", "tiles": ["C"] * 3, "claimed_from": "left"}],
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "7p"],
+        "winning_tile": "7p",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    claimed = next(a for a in ann if a["sideways"])
+    width = 60.0
+    added = {**claimed, "corners": [[x, y - width - 1] for x, y in claimed["corners"]]}
+    ann.append(added)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(10), SURE))
+    (meld,) = found.of_role("meld")
+    assert len(meld.tiles) == 4 and len(ann) - 1 in meld.tiles
+    assert meld.claimed_from == "left"
+    assert not any("not part of any meld" in w for w in found.warnings)
