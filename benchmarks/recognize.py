@@ -3,6 +3,7 @@
 Two modes:
   sim     ground-truth boxes and corners from the scene labels, classifier outputs simulated
           (calibrated by construction, `vision.simulate`): measures layout + decoding alone.
+  classifier  ground-truth boxes and corners, probabilities from the shipped ONNX classifier.
   models  end to end with the shipped ONNX detector and classifier on the rendered JPEGs.
 
 For each photo: is the hand exactly right, is the score exactly right (total and fans), was
@@ -30,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.load import read_header
+from vision.load import load_photo, read_header
 from vision.pipeline import Recognition, interpret
 from vision.simulate import tiles_from_annotations
 
@@ -113,17 +114,27 @@ def evaluate(args: argparse.Namespace) -> Json:
     files = sorted(Path(args.data).glob("*.json"))[: args.n]
     if not files:
         raise SystemExit(f"no labelled photos in {args.data}: run the render step first")
-    recognizer = None
+    recognizer = classifier = None
     if args.mode == "models":
         from vision.pipeline import Recognizer
 
         recognizer = Recognizer()
+    if args.mode == "classifier":
+        from vision.classify import Classifier
+
+        classifier = Classifier()
     rng = np.random.default_rng(args.seed)
     rows = []
     for path in files:
         label = json.loads(path.read_text())
         hand, context = label["hand"], context_of(label["hand"])
-        if recognizer is None:
+        result: Recognition
+        if classifier is not None:  # true boxes and corners, the shipped classifier
+            photo = load_photo(path.with_suffix(".jpg"))
+            tiles = tiles_from_annotations(label["annotations"], rng, canonical=args.canonical)
+            tiles = classifier.classify(photo, tiles)
+            result = interpret(tiles, context, args.ruleset, image_size=photo.original_size)
+        elif recognizer is None:
             # Every labelled tile, cut-off ones included: the scene labels only visible tiles.
             tiles = tiles_from_annotations(
                 label["annotations"],
@@ -135,7 +146,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             )
             header = read_header(path.with_suffix(".jpg").read_bytes())
             size = (header.width, header.height)
-            result: Recognition = interpret(tiles, context, args.ruleset, image_size=size)
+            result = interpret(tiles, context, args.ruleset, image_size=size)
         else:
             result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
@@ -244,7 +255,7 @@ def main() -> None:
     r.add_argument("--seed", type=int, default=2026)
     e = sub.add_parser("eval", help="recognize the rendered photos and compare with the labels")
     e.add_argument("--data", required=True)
-    e.add_argument("--mode", choices=("sim", "models"), default="sim")
+    e.add_argument("--mode", choices=("sim", "classifier", "models"), default="sim")
     e.add_argument("--n", type=int, default=100000)
     e.add_argument("--ruleset", default="mcr")
     e.add_argument("--seed", type=int, default=0)
