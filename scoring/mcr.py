@@ -63,14 +63,23 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
             tally.add(Fan.CONCEALED_KONG, tuple(concealed_kongs))
             tally.add(Fan.MELDED_KONG, tuple(melded_kongs))
     elif kongs == 2:
-        tally.add(
-            Fan.TWO_CONCEALED_KONGS if concealed_kongs else Fan.TWO_MELDED_KONGS,
-            tuple(melded_kongs or concealed_kongs),
-        )
-    elif kongs == 3:
-        tally.add(Fan.THREE_KONGS, tuple(s for s in pungs if s[0] == KONG))
-    elif kongs == 4:
-        tally.add(Fan.FOUR_KONGS, tuple(pungs))
+        both_fan = Fan.TWO_CONCEALED_KONGS if concealed_kongs else Fan.TWO_MELDED_KONGS
+        tally.add(both_fan, tuple(melded_kongs or concealed_kongs))
+        single = Fan.CONCEALED_KONG if concealed_kongs else Fan.MELDED_KONG
+        tally.dropped_inner(single, both_fan, NON_REPEAT)
+    elif kongs >= 3:
+        big = Fan.THREE_KONGS if kongs == 3 else Fan.FOUR_KONGS
+        tally.add(big, tuple(s for s in pungs if s[0] == KONG))
+        # the smaller kong fans its kongs would form are implied, not counted
+        for smaller, present in (
+            (Fan.THREE_KONGS, kongs == 4),
+            (Fan.TWO_MELDED_KONGS, len(melded_kongs) >= 2),
+            (Fan.TWO_CONCEALED_KONGS, len(concealed_kongs) >= 2),
+            (Fan.MELDED_KONG, len(melded_kongs) == 1),
+            (Fan.CONCEALED_KONG, len(concealed_kongs) == 1),
+        ):
+            if present:
+                tally.dropped_inner(smaller, big, NON_REPEAT)
     # Two concealed kongs alone already are two concealed sets: no Two Concealed Pungs on top.
     if not (kongs == 2 and len(concealed_kongs) == 2 and len(concealed) == 2):
         fan = CONCEALED_PUNG_FANS.get(len(concealed))
