@@ -31,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scoring.score import score as score_hand
 from vision.load import load_photo, read_header
 from vision.pipeline import Recognition, interpret
 from vision.simulate import tiles_from_annotations
@@ -101,12 +102,8 @@ def score_key(scored: Json | None) -> str:
     return json.dumps([scored.get("valid"), scored.get("total"), fans])
 
 
-def true_score(hand: Json, ruleset: str) -> Json | None:
-    try:
-        from scoring import score  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    result: Json = score(hand, ruleset).to_json()
+def true_score(hand: Json, ruleset: str) -> Json:
+    result: Json = score_hand(hand, ruleset).to_json()
     return result
 
 

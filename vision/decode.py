@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
 from vision.layout import Group, Layout
 from vision.shape import is_winning
@@ -447,9 +448,5 @@ def _decode_flowers(
 
 
 def scoring_accepts(hand: Json) -> bool:
-    """scoring's own verdict where it is installed; the shape test above otherwise."""
-    try:
-        from scoring import score  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return True
-    return bool(score(hand).valid)
+    """scoring's own verdict on the hand (the shape test above only pre-filters)."""
+    return bool(score_hand(hand).valid)

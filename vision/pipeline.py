@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.layout import Layout, layout, role_of_each
@@ -220,12 +221,7 @@ def _check_kongs(value: Any) -> list[str]:
 def _score(hand: Json | None, ruleset: str, warnings: list[str]) -> Json | None:
     if hand is None:
         return None
-    try:
-        from scoring import score  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        warnings.append("the scorer is not installed in this build; hand not scored")
-        return None
-    result: Json = score(hand, ruleset).to_json()
+    result: Json = score_hand(hand, ruleset).to_json()
     return result
 
 
