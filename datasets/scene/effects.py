@@ -43,16 +43,32 @@ def glare(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return _upscale(blob.astype(np.float32), shape)
 
 
+def _flash(rng: np.random.Generator, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The phone's own flash: bright middle, dark corners, a hot spot of glare near the centre."""
+    h, w = shape
+    lh, lw = max(2, LOW * h // max(h, w)), max(2, LOW * w // max(h, w))
+    y, x = np.mgrid[0:lh, 0:lw].astype(np.float32)
+    x, y = x / lw - 0.5, y / lh - 0.5
+    c = rng.normal(0, 0.05, 2)
+    r2 = (x - c[0]) ** 2 + (y - c[1]) ** 2
+    field = 0.45 + 0.8 * np.exp(-r2 / rng.uniform(0.08, 0.25))
+    hot = np.exp(-r2 / rng.uniform(0.002, 0.01)) * rng.uniform(150, 255)
+    return _upscale(hot.astype(np.float32), shape), _upscale(field.astype(np.float32), shape)
+
+
 def apply_light(
     rng: np.random.Generator, canvas: np.ndarray, gloss: np.ndarray, white_balance: np.ndarray
 ) -> np.ndarray:
     """Glare on glossy faces, then the room's light and the camera's white balance, in uint8."""
     h, w = canvas.shape[:2]
-    shine = glare(rng, (h, w)) * (rng.uniform(0.2, 0.9) * 255)
+    if rng.random() < 0.08:
+        shine, field = _flash(rng, (h, w))
+    else:
+        shine = glare(rng, (h, w)) * (rng.uniform(0.2, 0.9) * 255)
+        field = light_field(rng, (h, w))
     shine_u8 = cv2.multiply(gloss, shine.astype(np.uint8), scale=1 / 255)
     lit = cv2.add(canvas, cv2.merge([shine_u8, shine_u8, shine_u8]))
     # Gains up to ~1.5 ride in uint8 as gain * 170, so one saturating multiply applies them.
-    field = light_field(rng, (h, w))
     gains = cv2.merge([np.clip(field * g * 170, 0, 255).astype(np.uint8) for g in white_balance])
     return cv2.multiply(lit, gains, scale=1 / 170)
 
