@@ -29,7 +29,24 @@ def light_field(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     spot = np.exp(-((x - lamp[0]) ** 2 + (y - lamp[1]) ** 2) / rng.uniform(0.05, 0.5))
     gain = 1.0 - gradient + 0.25 * rng.uniform(0, 1) * spot
     vignette = 1.0 - rng.uniform(0.0, 0.5) * (x**2 + y**2) * 2
+    if rng.random() < 0.2:  # the photographer's own shadow (phone and hand) under a top light
+        gain = gain * _hand_shadow(rng, x, y)
     return _upscale((gain * vignette).astype(np.float32), shape)
+
+
+def _hand_shadow(rng: np.random.Generator, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A soft dark blob reaching in from one edge of the frame, as a gain (0.55..1)."""
+    angle = rng.uniform(0, 2 * np.pi)
+    inward = np.array([np.cos(angle), np.sin(angle)])
+    start = -0.7 * inward  # beyond the frame edge the shadow comes from
+    reach = rng.uniform(0.3, 0.8)
+    along = (x - start[0]) * inward[0] + (y - start[1]) * inward[1]
+    across = -(x - start[0]) * inward[1] + (y - start[1]) * inward[0]
+    width = rng.uniform(0.15, 0.35)
+    inside = np.clip(1 - np.maximum(along - reach, 0) / 0.15, 0, 1) * np.exp(
+        -((across / width) ** 2)
+    )
+    return 1.0 - rng.uniform(0.2, 0.45) * inside
 
 
 def glare(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
