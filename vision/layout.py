@@ -244,7 +244,11 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
     """Tiles chained by near neighbours at one depth; rows top to bottom, tiles left to right."""
     across = frame.across(geometry.centers)
     along = frame.along(geometry.centers)
-    h, w = geometry.face_height, geometry.face_width
+    h = geometry.face_height
+    c = geometry.corners
+    widths = np.minimum(
+        np.linalg.norm(c[:, 1] - c[:, 0], axis=1), np.linalg.norm(c[:, 3] - c[:, 0], axis=1)
+    )
     n = len(across)
     parent = list(range(n))
 
@@ -258,7 +262,8 @@ def _rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
         for j in range(i + 1, n):
             # Half a tile of depth tolerates a sideways tile aligned on the near edge; tiles
             # overlapping along the row are in different rows (a row's tiles never overlap).
-            apart_along = 0.75 * w < abs(along[i] - along[j]) < 3.0 * h
+            pair = 0.75 * min(widths[i], widths[j])  # the two tiles' own widths: perspective
+            apart_along = pair < abs(along[i] - along[j]) < 3.0 * h
             if abs(across[i] - across[j]) < 0.5 * h and apart_along:
                 parent[find(i)] = find(j)
     rows: dict[int, list[int]] = {}
@@ -413,8 +418,10 @@ def _width_along_row(along: Array, width: Array, upright: npt.NDArray[np.bool_])
     perspective (tiles farther from the camera look smaller).
     """
     if upright.sum() >= 3 and np.ptp(along[upright]) > 0:
-        slope, offset = np.polyfit(along[upright], width[upright], 1)
-        fitted = slope * along + offset
+        # A straight row under a pinhole camera: linear; a curve for lens distortion when
+        # the row is long enough to show it.
+        degree = 2 if upright.sum() >= 8 else 1
+        fitted = np.polyval(np.polyfit(along[upright], width[upright], degree), along)
         return np.asarray(np.clip(fitted, 0.5 * width.min(), 2.0 * width.max()), dtype=np.float64)
     typical = float(np.median(width[upright])) if upright.any() else float(np.median(width))
     return np.full(len(along), typical)
