@@ -86,8 +86,12 @@ def _meld_slots(meld: Mapping[str, Any], meld_id: int, rng: np.random.Generator)
 class _RowBuilder:
     """Lays slots left to right along x from a near edge at y, tiles touching their neighbours."""
 
-    def __init__(self, style: TileStyle, rng: np.random.Generator, sideways_yaw: float) -> None:
+    def __init__(
+        self, style: TileStyle, rng: np.random.Generator, sideways_yaw: float, mess: float = 0.0
+    ) -> None:
         self.style, self.rng, self.sideways_yaw = style, rng, sideways_yaw
+        # 0 = squared up neatly, 1 = pushed together in a hurry: shifted and askew tiles.
+        self.shift, self.turn = 0.25 + 1.0 * mess, 0.8 + 2.5 * mess
         self.out: list[Placement] = []
 
     def row(self, slots: list[_Slot], x: float, y: float, yaw: float = 0.0) -> float:
@@ -95,19 +99,23 @@ class _RowBuilder:
         st, rng = self.style, self.rng
         for slot in slots:
             along, depth = (st.height, st.width) if slot.sideways else (st.width, st.height)
+            askew = rng.normal(0, self.turn)
+            # A tile turned a little needs that much more room not to cut into its neighbours.
+            room = depth / 2 * abs(np.sin(np.radians(askew)))
             if slot.stacked and self.out:  # beside the tile just placed, on its far side
                 x -= along + 0.3
                 cx = x + along / 2 + rng.normal(0, 0.25)
                 cy = y + depth * 1.5 + 0.4 + rng.normal(0, 0.3)
             else:
-                cx = x + along / 2 + rng.normal(0, 0.25)
-                cy = y + depth / 2 + rng.normal(0, 0.3)
-            tile_yaw = yaw + (self.sideways_yaw if slot.sideways else 0.0) + rng.normal(0, 0.8)
+                x += room
+                cx = x + along / 2 + abs(rng.normal(0, self.shift)) * 0.5
+                cy = y + depth / 2 + rng.normal(0, self.shift)
+            tile_yaw = yaw + (self.sideways_yaw if slot.sideways else 0.0) + askew
             pose = flat_pose(cx, cy, tile_yaw, st, face_down=slot.face_down)
             self.out.append(
                 Placement(slot.code, pose, slot.face_down, slot.sideways, slot.role, slot.meld_id)
             )
-            x += along + abs(rng.normal(0, 0.25))
+            x += along + room + abs(rng.normal(0, self.shift))
         return x
 
     def width(self, slots: list[_Slot]) -> float:
@@ -129,7 +137,8 @@ def declared_win(
     flower_slots = [_Slot(str(f), "flower") for f in flowers] if isinstance(flowers, list) else []
     winning = _Slot(str(hand["winning_tile"]), "winning")
 
-    builder = _RowBuilder(style, rng, sideways_yaw=float(rng.choice([90.0, -90.0])))
+    mess = float(rng.uniform(0, 1) ** 2)  # most tables are fairly tidy
+    builder = _RowBuilder(style, rng, float(rng.choice([90.0, -90.0])), mess)
     w, h = style.width, style.height
     group_gap = lambda: w * rng.uniform(0.15, 0.8)  # noqa: E731 - short-lived helper
     arrangement = rng.choice(["melds_right", "melds_left", "melds_above"], p=[0.4, 0.25, 0.35])
