@@ -4,6 +4,7 @@ replaces it only when strictly higher."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .deal import Deal
@@ -11,7 +12,7 @@ from .fan_table import Fan
 from .mcr import basic_readings
 from .shapes import Set
 from .special import knitted_straight, special_shapes
-from .tally import Tally
+from .tally import HIGH_VERSUS_LOW, Tally
 
 
 @dataclass(slots=True)
@@ -38,11 +39,32 @@ def best_reading(deal: Deal) -> Reading | None:
         return best
     best_total = best.tally.total(points) if best is not None else 0
     over_seven_pairs = best is not None
+    others: list[Tally] = []
     for tally, sets in basic_readings(deal):
         total = tally.total(points)
         if total > best_total or (total == best_total and (over_seven_pairs or _preferred(tally))):
+            if best is not None:
+                others.append(best.tally)
             best, best_total = Reading(tally, sets, tiles), total
+        else:
+            others.append(tally)
+    if best is not None and others:
+        _note_other_readings(best.tally, others, points)
     return best
+
+
+def _note_other_readings(kept: Tally, others: list[Tally], points: Callable[[int], int]) -> None:
+    """Fans that only a lower (or not preferred) reading of the same tiles would give are
+    shown as not counted: high-versus-low, because of the kept reading's biggest fan."""
+    if not kept.counts:
+        return
+    top = max(kept.counts, key=lambda fan: (points(fan), -fan))
+    noted = set(kept.counts) | {d.id for d in kept.dropped}
+    for tally in others:
+        for fan in tally.counts:
+            if fan not in noted:
+                noted.add(fan)
+                kept.dropped_inner(fan, top, HIGH_VERSUS_LOW)
 
 
 def _preferred(tally: Tally) -> bool:

@@ -136,3 +136,10 @@ def test_equal_totals_prefer_four_sets_over_seven_pairs() -> None:
     # 44 55 66m 44 66p 55s + 5p: Seven Pairs + Middle Tiles (48) ties the chows reading.
     counted = fans("445566m44566p55s5p")
     assert Fan.SEVEN_PAIRS not in counted and Fan.MIDDLE_TILES in counted
+
+
+def test_a_lower_reading_s_fans_are_shown_as_not_counted() -> None:
+    # The chows reading of 111222333m would give Pure Triple Chow; the pungs reading is kept.
+    assert (Fan.PURE_TRIPLE_CHOW, Fan.PURE_SHIFTED_PUNGS, "high-versus-low") in excluded(
+        "111m222m333m456p77s"
+    )
