@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from scoring.tiles import CLASSES
 from vision.decode import decode
@@ -147,3 +148,33 @@ def test_a_doubtful_extra_detection_is_left_out() -> None:
     assert any(f"#{extra}" in w for w in decoded.warnings)
     tiles.confidence[extra] = 0.9  # a confident detection is never dropped
     assert decode(tiles, layout(tiles)).hand is None
+
+
+def test_shape_check_accepts_every_generated_winning_hand() -> None:
+    import random
+
+    from scoring.generate import random_hand
+    from vision.shape import counts_of, is_winning
+
+    rng = random.Random(4)
+    for _ in range(300):
+        hand = random_hand(rng)
+        concealed = counts_of([*hand["concealed"], hand["winning_tile"]])
+        assert is_winning(concealed, len(hand["melds"])), hand
+
+
+@pytest.mark.parametrize(
+    ("tiles", "melds", "wins"),
+    [
+        ("1m 1m 2p 2p 3s 3s 4s 4s 5m 5m E E C C", 0, True),  # seven pairs 七对
+        ("1m 9m 1p 9p 1s 9s E S W N C F P P", 0, True),  # thirteen orphans 十三幺
+        ("1m 4m 7m 2p 5p 8p 3s 6s 9s E S W N C", 0, True),  # honours and knitted 全不靠
+        ("1m 4m 7m 2p 5p 8p 3s 6s 9s 5m 5m", 1, True),  # knitted straight 组合龙 + meld
+        ("1m 2m 4m 5p 5p", 3, False),  # no chow 1-2-4
+        ("1m 1m 1m 2m 5p", 3, False),  # a pung and no pair
+    ],
+)
+def test_special_shapes(tiles: str, melds: int, wins: bool) -> None:
+    from vision.shape import counts_of, is_winning
+
+    assert is_winning(counts_of(tiles.split()), melds) is wins
