@@ -113,6 +113,11 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     flowers, flower_confidence = _decode_flowers(tiles, found.flowers, out)
     if "flowers" in context:
         flower_confidence = 1.0  # the player's word, not the photo's
+        told = context["flowers"]
+        if flowers and (len(told) if isinstance(told, list) else told) != len(flowers):
+            out.warnings.append(
+                f"the context's flowers ({told}) replace the {len(flowers)} flowers in the photo"
+            )
     variables, unknown_kongs = _variables(tiles, found, context, out.warnings)
     n_tiles = sum(min(3, len(v.tiles)) for v in variables)
     if 14 < n_tiles <= 16:
