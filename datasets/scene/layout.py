@@ -106,16 +106,16 @@ class _RowBuilder:
                 x -= along + 0.3
                 cx = x + along / 2 + rng.normal(0, 0.25)
                 cy = y + depth * 1.5 + 0.4 + rng.normal(0, 0.3)
-            else:
-                x += room
-                cx = x + along / 2 + abs(rng.normal(0, self.shift)) * 0.5
+            else:  # a gap of zero or more, never less: tiles touch, they do not overlap
+                x += room + abs(rng.normal(0, self.shift)) * 0.5
+                cx = x + along / 2
                 cy = y + depth / 2 + rng.normal(0, self.shift)
             tile_yaw = yaw + (self.sideways_yaw if slot.sideways else 0.0) + askew
             pose = flat_pose(cx, cy, tile_yaw, st, face_down=slot.face_down)
             self.out.append(
                 Placement(slot.code, pose, slot.face_down, slot.sideways, slot.role, slot.meld_id)
             )
-            x += along + room + abs(rng.normal(0, self.shift))
+            x += along + room
         return x
 
     def width(self, slots: list[_Slot]) -> float:
@@ -299,7 +299,9 @@ def table_extras(
     yaw = rng.normal(0, 3)
     for i, code in enumerate(picked):
         layer = i % 2
-        cx = x + (i // 2) * (style.width + 0.3) + layer * rng.normal(0, 0.6)
-        pose = flat_pose(cx, far, yaw + rng.normal(0, 1), style, True, layer * style.thickness)
+        # Stacks a little apart, each tile a little askew, never into its neighbour.
+        cx = x + (i // 2) * (style.width + 1.2) + layer * rng.uniform(-0.3, 0.3)
+        askew = float(np.clip(rng.normal(0, 1), -1.5, 1.5))
+        pose = flat_pose(cx, far, yaw + askew, style, True, layer * style.thickness)
         out.append(Placement(code, pose, True, False, "loose"))
     return out

@@ -16,7 +16,8 @@ from datasets.scene.body import Light, TileStyle, draw_tile, flat_pose, standing
 from datasets.scene.camera import Camera, frame_layout, look_at
 from datasets.scene.labels import MIN_VISIBLE
 from datasets.scene.layout import Placement
-from datasets.scene.render import _draw_tiles, _sees_horizon
+from datasets.scene.render import _draw_tiles, _layout, _sees_horizon
+from scoring.tiles import FACES
 
 try:  # the scorer lands beside this engine; until then the structural checks below stand alone
     from scoring import score
@@ -268,3 +269,26 @@ def test_touching_tiles_never_paint_a_wall_over_a_neighbours_face(side: float) -
         face = np.zeros_like(ids, np.uint8)
         cv2.fillConvexPoly(face, inner, 1)
         assert (ids[face > 0] == i + 1).all(), f"tile {i}'s face is partly painted over"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tiles_on_the_table_never_cut_into_each_other(seed: int) -> None:
+    """Touching is fine, overlapping is not: the painter's algorithm needs solid tiles apart."""
+    rng = np.random.default_rng(seed)
+    style = TileStyle.random(rng)
+    placements, _ = _layout("declared_win", rng, style, frozenset(FACES))
+    flat = [p for p in placements if abs(p.pose.w[2]) > 0.99]
+    rects = []
+    for p in flat:
+        angle = float(np.degrees(np.arctan2(p.pose.u[1], p.pose.u[0])))
+        centre = (float(p.pose.origin[0]), float(p.pose.origin[1]))
+        rects.append(((centre, (style.width, style.height), angle), p.pose.origin[2]))
+    for i in range(len(rects)):
+        for j in range(i + 1, len(rects)):
+            (a, za), (b, zb) = rects[i], rects[j]
+            if abs(za - zb) > 1:  # a wall's upper layer rests on the lower one
+                continue
+            kind, points = cv2.rotatedRectangleIntersection(a, b)
+            if kind != cv2.INTERSECT_NONE and points is not None and len(points) > 2:
+                area = cv2.contourArea(cv2.convexHull(points))
+                assert area < 2.0, f"tiles {i} and {j} overlap by {area:.1f} mm²"
