@@ -14,6 +14,7 @@ from .parse import parse_hand
 from .profiles import MCR_PROFILES, Profile
 from .reading import Reading, best_reading
 from .shapes import PAIR
+from .tally import Use
 from .tile_index import CODES, KNITTED_STRAIGHTS
 
 RULESETS: tuple[str, ...] = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
@@ -141,16 +142,21 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
             profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed"
         )
     whole = _whole_hand_text(reading)
-    fans = [
-        _fan_score(fan, count, reading, profile, whole)
-        for fan, count in sorted(reading.tally.counts.items())
-    ]
+    counts, uses = reading.tally.counts, reading.tally.uses
+    fans: list[FanScore] = []
+    total = 0
+    for fan in sorted(counts):
+        row, count, points = ROWS[fan], counts[fan], profile.points_of(fan)
+        fan_uses = uses.get(fan)
+        texts = _texts(fan, fan_uses, whole) if fan_uses else whole  # none: the whole hand
+        fans.append(FanScore(row.id, row.name_en, row.name_zh, points, count, texts))
+        total += points * count
     if hand.flower_count:
         row = ROWS[Fan.FLOWER_TILES]
         fans.append(
             FanScore(row.id, row.name_en, row.name_zh, row.points, hand.flower_count, hand.flowers)
         )
-    total = sum(f.points * f.count for f in fans)
+        total += row.points * hand.flower_count
     meets = total - hand.flower_count >= MINIMUM
     merged: dict[tuple[int, int | None, str], int] = {}
     for d in reading.tally.dropped:
@@ -169,21 +175,15 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
     )
 
 
-def _fan_score(
-    fan: int, count: int, reading: Reading, profile: Profile, whole: tuple[str, ...]
-) -> FanScore:
-    row = ROWS[fan]
-    uses = reading.tally.uses.get(fan)
-    if not uses:
-        texts = whole  # a fan of the whole hand uses every set
-    else:
-        seen: list[str] = []
-        for use in uses:
-            for text in _describe(use) if use else whole:
-                if text not in seen or fan in (Fan.PURE_DOUBLE_CHOW, Fan.QUADRUPLE_CHOW):
-                    seen.append(text)
-        texts = tuple(seen)
-    return FanScore(row.id, row.name_en, row.name_zh, profile.points_of(fan), count, texts)
+def _texts(fan: int, uses: list[Use], whole: tuple[str, ...]) -> tuple[str, ...]:
+    """The sets and tiles a counted fan uses, each once (twice for identical chows)."""
+    seen: list[str] = []
+    repeat = fan in (Fan.PURE_DOUBLE_CHOW, Fan.QUADRUPLE_CHOW)
+    for use in uses:
+        for text in _describe(use) if use else whole:
+            if repeat or text not in seen:
+                seen.append(text)
+    return tuple(seen)
 
 
 def _whole_hand_text(reading: Reading) -> tuple[str, ...]:
