@@ -103,19 +103,21 @@ class _RowBuilder:
             # A tile turned a little needs that much more room not to cut into its neighbours.
             room = depth / 2 * abs(np.sin(np.radians(askew)))
             if slot.stacked and self.out:  # beside the tile just placed, on its far side
-                x -= along + 0.3
-                cx = x + along / 2 + rng.normal(0, 0.25)
-                cy = y + depth * 1.5 + 0.4 + rng.normal(0, 0.3)
+                below = self.out[-1].pose.origin
+                cx = float(below[0]) + rng.normal(0, 0.25)
+                cy = float(below[1]) + depth + 1.0 + 2 * room + abs(rng.normal(0, 0.3))
+                end = max(x, cx + along / 2 + room)
             else:  # a gap of zero or more, never less: tiles touch, they do not overlap
                 x += room + abs(rng.normal(0, self.shift)) * 0.5
                 cx = x + along / 2
-                cy = y + depth / 2 + rng.normal(0, self.shift)
+                cy = y + depth / 2 + float(np.clip(rng.normal(0, self.shift), -2, 2))
+                end = x + along + room
             tile_yaw = yaw + (self.sideways_yaw if slot.sideways else 0.0) + askew
             pose = flat_pose(cx, cy, tile_yaw, st, face_down=slot.face_down)
             self.out.append(
                 Placement(slot.code, pose, slot.face_down, slot.sideways, slot.role, slot.meld_id)
             )
-            x += along + room
+            x = end
         return x
 
     def width(self, slots: list[_Slot]) -> float:
@@ -144,7 +146,8 @@ def declared_win(
     arrangement = rng.choice(["melds_right", "melds_left", "melds_above"], p=[0.4, 0.25, 0.35])
     if not melds:
         arrangement = "melds_right"
-    win_dy = rng.choice([0.0, 0.0, -0.5, 0.6]) * h  # sometimes the winner nudges it out or in
+    # Sometimes the winner draws it out towards themselves (never up into the row above).
+    win_dy = rng.choice([0.0, 0.0, -0.3, -0.6]) * h
     x = 0.0
     if arrangement == "melds_left":
         for group in melds:
@@ -156,7 +159,7 @@ def declared_win(
         x += w * rng.uniform(0.4, 1.5)
         for group in melds:
             x = builder.row(group, x, 0.0) + group_gap()
-    top = h + rng.uniform(4, 25)
+    top = _far_edge(builder.out, style) + rng.uniform(5, 22)  # a second row, clear of the first
     if arrangement == "melds_above":
         total = sum(builder.width(g) for g in melds) + w * 0.5 * len(melds)
         mx = rng.uniform(0, max(x - total, 0.0)) if rng.random() < 0.5 else 0.0
@@ -171,6 +174,17 @@ def declared_win(
             fx, fy = -w * (len(flower_slots) + rng.uniform(1, 2.5)), 0.0
         builder.row(flower_slots, fx, fy)
     return builder.out
+
+
+def _far_edge(placements: list[Placement], style: TileStyle) -> float:
+    """The largest y any of these flat tiles reaches (their skew allowed for)."""
+    reach = np.hypot(style.width, style.height) / 2
+    far = [
+        p.pose.origin[1]
+        + min(reach, abs(p.pose.v[1]) * style.height / 2 + abs(p.pose.u[1]) * style.width / 2 + 0.5)
+        for p in placements
+    ]
+    return float(max(far, default=style.height))
 
 
 def hand_in_play(
@@ -286,7 +300,9 @@ def table_extras(
     (x0, _), (_, y1) = bounds
     n = int(rng.integers(3, 15))
     picked = [spare[i] for i in rng.choice(len(spare), size=min(n, len(spare)), replace=False)]
-    far = y1 + style.height * rng.uniform(0.8, 2.5)
+    # Beyond the hand's far edge by a tile's half-diagonal (discards lie at any angle) and more.
+    far = y1 + style.height / 2 + np.hypot(style.width, style.height) / 2
+    far += style.height * rng.uniform(0.3, 1.8)
     choice = rng.random()
     if choice < 0.55:  # discards, strewn face-up in the middle of the table
         return scattered(picked, style, rng, 0.05, origin=(x0 + rng.uniform(-40, 40), far))
