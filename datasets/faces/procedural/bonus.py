@@ -41,9 +41,9 @@ def draw_bonus(
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
     numeral_left = rng.random() < 0.45
-    label_h = float(rng.uniform(0.16, 0.24))
+    label_h = float(rng.uniform(0.17, 0.26))
     num_w = float(rng.uniform(0.2, 0.3))
-    name_w = float(rng.uniform(0.26, 0.36))
+    name_w = float(rng.uniform(0.28, 0.42))  # the name is the flower/season cue: not too small
 
     def corner(left: bool, width: float, height: float) -> Box:
         return (
@@ -80,6 +80,8 @@ def draw_bonus(
     ringed = bool(rng.random() < 0.12)  # some sets ring the numeral
     name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
     lean = rng.random() < 0.5  # brush-written names lean
+    brushed = rng.random() < 0.5  # and their strokes wander
+    wobble_seed = int(rng.integers(1 << 30))
     slant = float(rng.uniform(-0.35, 0.1)) if lean else 0.0
     draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
 
@@ -87,8 +89,11 @@ def draw_bonus(
         _numeral(canvas, style, num_box, numeral, style.colour(role), heavy, ringed)
     if name_kind != "none":
         colour = style.colour(name_role)
+        # one wobble per set (seeded), so a set's eight names are brushed alike
+        wobble = np.random.default_rng(wobble_seed) if brushed else None
+        stroke = min(style.glyph_stroke, 1)
         canvas.glyph(
-            name, style.small_font, name_box, colour, stroke=min(style.glyph_stroke, 1), slant=slant
+            name, style.small_font, name_box, colour, stroke=stroke, slant=slant, wobble=wobble
         )
 
 

@@ -173,12 +173,14 @@ class Canvas:
         keep_aspect: bool = True,
         anchor: str = "c",
         slant: float = 0.0,
+        wobble: np.random.Generator | None = None,
     ) -> tuple[float, float, float, float]:
         """Draw `text` so its ink fills `box` (x0, y0, x1, y1); returns the ink box drawn.
 
         Fitting the ink, not the font's line box, keeps layouts the same across fonts whose
         glyphs sit differently in the em square. `slant` shears the glyph (x += slant * y), a
-        cheap stand-in for the running hand-written script some sets print names in.
+        cheap stand-in for the running hand-written script some sets print names in; `wobble`
+        (a generator) bends the strokes with a smooth random warp, as a brush would.
         """
         x0, y0, x1, y1 = box
         bw, bh = max(1.0, x1 - x0), max(1.0, y1 - y0)
@@ -196,6 +198,8 @@ class Canvas:
                 (1, slant, -extra if slant > 0 else 0, 0, 1, 0),
                 resample=Image.Resampling.BILINEAR,
             )
+        if wobble is not None:
+            mask = _wobble(mask, wobble)
         if keep_aspect:
             scale = min(bw / mask.width, bh / mask.height)
             tw, th = mask.width * scale, mask.height * scale
@@ -209,6 +213,20 @@ class Canvas:
             px, py = x0, y0
         self.image.paste(Image.new("RGB", mask.size, fill), (round(px), round(py)), mask)
         return px, py, px + tw_i, py + th_i
+
+
+def _wobble(mask: Image.Image, rng: np.random.Generator, amount: float = 0.06) -> Image.Image:
+    """Bend a glyph mask with a smooth random displacement (a few coarse sine waves)."""
+    w, h = mask.size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx = np.zeros_like(xx)
+    dy = np.zeros_like(yy)
+    for _ in range(2):
+        fx, fy, phase = rng.uniform(0.5, 2.0), rng.uniform(0.5, 2.0), rng.uniform(0, 2 * np.pi, 2)
+        dx += np.sin(2 * np.pi * fy * yy / h + phase[0]).astype(np.float32) * amount * w / 2
+        dy += np.sin(2 * np.pi * fx * xx / w + phase[1]).astype(np.float32) * amount * h / 2
+    warped = cv2.remap(np.asarray(mask), xx + dx, yy + dy, cv2.INTER_LINEAR, borderValue=0)
+    return Image.fromarray(warped)
 
 
 def bezier(
