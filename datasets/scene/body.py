@@ -101,14 +101,19 @@ def flat_pose(
 def standing_pose(
     x: float, y: float, yaw_deg: float, style: TileStyle, lean_deg: float = 0
 ) -> Pose:
-    """A tile standing on its bottom edge, face towards the player (-y) when yaw is 0."""
+    """A tile standing on its bottom edge, face towards the player (-y) when yaw is 0.
+
+    A positive lean tips its top away from the player (against a rack, or its neighbours).
+    """
     a, lean = math.radians(yaw_deg), math.radians(lean_deg)
     u = np.array([math.cos(a), math.sin(a), 0.0])
     out = np.array([math.sin(a), -math.cos(a), 0.0])  # face normal, towards the player
     v = math.cos(lean) * np.array([0.0, 0.0, 1.0]) - math.sin(lean) * out
     w = math.cos(lean) * out + math.sin(lean) * np.array([0.0, 0.0, 1.0])
     origin = np.array([x, y, 0.0]) + v * style.height / 2
-    return Pose(origin, u, v, w)
+    # It rests on whichever bottom edge the lean puts lowest, not above or into the table.
+    lowest = min(0.0, style.thickness * float(w[2]))
+    return Pose(origin - np.array([0.0, 0.0, lowest]), u, v, w)
 
 
 def outline(style: TileStyle, per_corner: int = 4) -> np.ndarray:

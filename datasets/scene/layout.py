@@ -218,7 +218,7 @@ def rack_rows(
     out = []
     yaw = facing_yaw + rng.normal(0, 2)
     along = np.array([np.cos(np.radians(yaw)), np.sin(np.radians(yaw))])
-    lean = rng.uniform(-12, 4)  # tiles lean back a little against each other
+    lean = rng.uniform(-4, 12)  # tiles lean back a little (away from their player), or forward
     x = 0.0
     for code in codes:
         cx, cy = np.asarray(origin) + along * (x + style.width / 2)
