@@ -190,12 +190,16 @@ def _far_edge(placements: list[Placement], style: TileStyle) -> float:
 def hand_in_play(
     hand: Mapping[str, Any], style: TileStyle, rng: np.random.Generator, codes: frozenset[str]
 ) -> list[Placement]:
-    """A hand mid-game: concealed tiles standing, exposed melds lying in front of them."""
+    """A hand mid-game: concealed tiles standing, exposed melds lying in front of them; or,
+    half the time, all thirteen still standing (nothing claimed yet)."""
+    melds = [_meld_slots(m, i, rng) for i, m in enumerate(hand.get("melds", []))]
     standing = [str(t) for t in hand["concealed"] if t in codes]
+    if rng.random() < 0.5:
+        standing += [str(t) for m in hand.get("melds", []) for t in m["tiles"][:3]]
+        standing, melds = [t for t in standing if t in codes][:13], []
     if rng.random() < 0.85:
         standing.sort(key=_sort_key)
     out = rack_rows(standing, style, rng)
-    melds = [_meld_slots(m, i, rng) for i, m in enumerate(hand.get("melds", []))]
     if melds and rng.random() < 0.8:
         builder = _RowBuilder(style, rng, sideways_yaw=float(rng.choice([90.0, -90.0])))
         x = rng.uniform(-style.width, style.width * 4)
