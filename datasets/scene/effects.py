@@ -196,8 +196,9 @@ def camera_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     if rng.random() < 0.7:
         quality = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out
 
 
