@@ -56,7 +56,8 @@ def annotation_to_coco(ann: Mapping[str, Any], image_id: int, ann_id: int) -> di
 
 def build_coco(records: Iterable[ImageRecord], info: Mapping[str, Any] | None = None) -> dict:
     """The whole COCO dict; image ids are 1-based in record order."""
-    images, annotations = [], []
+    images: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
     for image_id, record in enumerate(records, start=1):
         name, width, height, hand, anns = record[:5]
         image = {

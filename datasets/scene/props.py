@@ -25,8 +25,8 @@ def _pts(poly: np.ndarray) -> np.ndarray:
     return np.round(poly * 16).astype(np.int32)
 
 
-def _rect(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
-    return cv2.boxPoints(((cx, cy), (w, h), angle))
+def _rect(centre: np.ndarray, w: float, h: float, angle: float) -> np.ndarray:
+    return cv2.boxPoints(((float(centre[0]), float(centre[1])), (float(w), float(h)), float(angle)))
 
 
 def _phone(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
@@ -35,9 +35,9 @@ def _phone(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
     screen = tuple(float(v) for v in np.array(body) * 0.5 + rng.uniform(0, 40))
 
     def draw(img: np.ndarray, shadow: np.ndarray) -> None:
-        cv2.fillConvexPoly(shadow, _pts(_rect(*c, w, h, a)), 255, cv2.LINE_AA, 4)
-        cv2.fillConvexPoly(img, _pts(_rect(*c, w, h, a)), body, cv2.LINE_AA, 4)
-        cv2.fillConvexPoly(img, _pts(_rect(*c, w * 0.9, h * 0.92, a)), screen, cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(shadow, _pts(_rect(c, w, h, a)), 255, cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(img, _pts(_rect(c, w, h, a)), body, cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(img, _pts(_rect(c, w * 0.9, h * 0.92, a)), screen, cv2.LINE_AA, 4)
 
     return draw
 
@@ -80,7 +80,7 @@ def _sticks(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
     def draw(img: np.ndarray, shadow: np.ndarray) -> None:
         for i in range(n):
             p = c + step * (i - n / 2)
-            rod = _rect(*p, 105 * mm, 4 * mm, a)
+            rod = _rect(p, 105 * mm, 4 * mm, a)
             cv2.fillConvexPoly(shadow, _pts(rod), 255, cv2.LINE_AA, 4)
             cv2.fillConvexPoly(img, _pts(rod), (215, 230, 240), cv2.LINE_AA, 4)
             cv2.circle(
@@ -101,7 +101,7 @@ def _sheet(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
     paper = tuple(float(v) for v in rng.uniform(215, 250, 3))
 
     def draw(img: np.ndarray, shadow: np.ndarray) -> None:
-        box = _rect(*c, w, h, a)
+        box = _rect(c, w, h, a)
         cv2.fillConvexPoly(shadow, _pts(box), 128, cv2.LINE_AA, 4)
         cv2.fillConvexPoly(img, _pts(box), paper, cv2.LINE_AA, 4)
         ink = (120, 60, 30)
@@ -119,7 +119,7 @@ def _dice(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
     s, a = rng.uniform(12, 18) * mm, rng.uniform(0, 90)
 
     def draw(img: np.ndarray, shadow: np.ndarray) -> None:
-        box = _rect(*c, s, s, a)
+        box = _rect(c, s, s, a)
         cv2.fillConvexPoly(shadow, _pts(box), 255, cv2.LINE_AA, 4)
         cv2.fillConvexPoly(img, _pts(box), (235, 240, 245), cv2.LINE_AA, 4)
         pips = int(rng.integers(1, 7))
