@@ -226,6 +226,7 @@ function openPicker(target) {
   $("picker-tools").hidden = !tile;
   $("picker-title").textContent = tile ? `${t("pick")}: ${tileName(tile.code)}` : t("adding", { n: handCount() });
   for (const b of $("picker-faces").querySelectorAll(".tile")) b.classList.toggle("current", !!tile && b.dataset.code === tile.code);
+  drawCrop(tile);
   // The classifier's next guesses for this tile come first: usually the fix is one of them.
   const det = tile && tile.index && state.rec && state.rec.tiles ? state.rec.tiles[tile.index - 1] : null;
   const guesses = det ? [det.code, ...(det.alternatives || []).map((a) => a.code || a)].filter((c, i, all) => ALL_CODES.has(c) && c !== tile.code && all.indexOf(c) === i) : [];
@@ -249,6 +250,20 @@ function openPicker(target) {
   }
   const dialog = $("picker");
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
+}
+
+// The tile as the camera saw it, beside the faces to choose from.
+function drawCrop(tile) {
+  const canvas = $("picker-crop");
+  const img = $("photo");
+  canvas.hidden = !(tile && tile.box && state.photo && img.naturalWidth);
+  if (canvas.hidden) return;
+  const [x1, y1, x2, y2] = tile.box;
+  const w = x2 - x1, h = y2 - y1, side = Math.max(w, h) * 1.15;
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(img, x1 + w / 2 - side / 2, y1 + h / 2 - side / 2, side, side, 0, 0, canvas.width, canvas.height);
 }
 
 function closePicker() {
