@@ -26,6 +26,7 @@ EXTRA_KEYS = (
     "meld_id",
     "source",
     "visibility",
+    "face_visibility",
     "hidden_code",
     "oblique",
 )

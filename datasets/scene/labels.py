@@ -51,6 +51,7 @@ def annotate(
             "meld_id": p.meld_id,
             "source": source,
             "visibility": round(min(float(visible), 1.0), 3),
+            "face_visibility": round(_quad_visibility(ids, i + 1, d.corners), 3),
         }
         if back:
             ann["hidden_code"] = p.code
@@ -59,3 +60,22 @@ def annotate(
         out.append(ann)
         kept.append(i)
     return out, kept
+
+
+def _quad_visibility(ids: np.ndarray, tile_id: int, quad: np.ndarray) -> float:
+    """Share of the visible cap's quad (face, or back) still showing this tile: what a crop
+    along the corners would see of it, once neighbours, the finger and the frame took theirs."""
+    h, w = ids.shape
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((quad - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return 0.0
+    inside = mask[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0]
+    mine = ids[cy0:cy1, cx0:cx1] == tile_id
+    return float((mine & (inside > 0)).sum()) / total

@@ -60,6 +60,7 @@ def test_image_size_and_label_keys(kind: str) -> None:
         assert (ann["code"] == "back") == ann["face_down"] == ("hidden_code" in ann)
         assert len(ann["corners"]) == 4
         assert MIN_VISIBLE <= ann["visibility"] <= 1.0
+        assert 0.0 <= ann["face_visibility"] <= 1.0
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -292,3 +293,20 @@ def test_tiles_on_the_table_never_cut_into_each_other(seed: int) -> None:
             if kind != cv2.INTERSECT_NONE and points is not None and len(points) > 2:
                 area = cv2.contourArea(cv2.convexHull(points))
                 assert area < 2.0, f"tiles {i} and {j} overlap by {area:.1f} mm²"
+
+
+def test_face_visibility_drops_where_the_frame_cuts_a_face() -> None:
+    """A close-up cuts tiles at the frame edge: their faces show only in part."""
+    scene = _scene(37, "declared_win", 200)  # seed 37: a close-up (8 % of declared wins)
+    assert scene.meta["fill"] > 1.2
+    h, w = scene.image.shape[:2]
+    cut = 0
+    for ann in scene.annotations:
+        corners = np.array(ann["corners"])
+        outside = ((corners < 0) | (corners > (w, h))).any(axis=1).sum()
+        if outside >= 2:  # at least one whole edge of the face out of the frame
+            assert ann["face_visibility"] < 0.95
+            cut += 1
+        elif not outside and not ann["face_down"]:
+            assert ann["face_visibility"] > 0.0
+    assert cut >= 1
