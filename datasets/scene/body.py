@@ -215,6 +215,8 @@ def draw_tile(
     else:
         colour = _shade(style.back_bgr, cap_normal, light)
         cv2.fillConvexPoly(canvas, _fixed(cap), colour, cv2.LINE_AA, SHIFT)
+        # Backs are polished too: they take the glare pass like faces (ids stay as drawn).
+        cv2.fillConvexPoly(gloss_mask, _fixed(cap), int(255 * style.gloss), cv2.LINE_AA, SHIFT)
     # The rounded edge between cap and walls catches the light: a thin bright rim.
     base = style.ivory_bgr if face_up else style.back_bgr
     rim = np.clip(np.asarray(_shade(base, cap_normal, light)) * 1.08 + 12, 0, 255)
