@@ -23,7 +23,18 @@ DEFAULT_KINDS = ("declared_win",)
 KIND_WEIGHTS = {"declared_win": 0.6, "rows": 0.15, "scattered": 0.15, "pile": 0.1}
 JPEG_QUALITY = 92
 # How each image was drawn, kept in its COCO record: lets training filter or weigh by it.
-SCENE_KEYS = ("kind", "source", "table", "finger", "tilt", "azimuth", "roll", "fill", "hfov")
+SCENE_KEYS = (
+    "kind",
+    "source",
+    "table",
+    "finger",
+    "hand_visible",
+    "tilt",
+    "azimuth",
+    "roll",
+    "fill",
+    "hfov",
+)
 
 
 def image_rng(seed: int, index: int) -> np.random.Generator:

@@ -300,6 +300,9 @@ def render_scene(
         "source": source,
         "table": table,
         "finger": finger,
+        # Every tile of the hand has a label: the photo shows the whole win (close-ups may not).
+        "hand_visible": hand is not None
+        and all(i in set(kept) for i, p in enumerate(placements) if p.role != "loose"),
         **view,
         "camera": cam,
         "style": style,

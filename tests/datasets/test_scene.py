@@ -298,7 +298,7 @@ def test_tiles_on_the_table_never_cut_into_each_other(seed: int) -> None:
 def test_face_visibility_drops_where_the_frame_cuts_a_face() -> None:
     """A close-up cuts tiles at the frame edge: their faces show only in part."""
     scene = _scene(37, "declared_win", 200)  # seed 37: a close-up (8 % of declared wins)
-    assert scene.meta["fill"] > 1.2
+    assert scene.meta["fill"] > 1.2 and not scene.meta["hand_visible"]
     h, w = scene.image.shape[:2]
     cut = 0
     for ann in scene.annotations:
