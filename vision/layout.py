@@ -37,7 +37,8 @@ _SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsu
 _HAND_TILES = 14
 _ORDER = {code: i for i, code in enumerate(PLAYING)}  # m, p, s by rank, then honours
 _NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
-_GAP = 0.08  # tile widths: a gap this wide separates groups
+_GAP = 0.08  # tile widths: a gap this wide separates groups in a tightly packed row
+_GAP_MAX = 0.14  # ...and in a loosely packed one (the rule book's groups stand further apart)
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
 
 
@@ -443,7 +444,10 @@ def _segment_row(
     """
     sizes = _gaps_after(row, kinds, geometry, frame)
     # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
-    gap = [g > _GAP for g in sizes]
+    # Hand-laid tiles are not packed tight: the row's own typical spacing sets the bar.
+    typical = float(np.median(np.maximum(sizes, 0.0))) if sizes else 0.0
+    bar = min(max(_GAP, 2.5 * typical), _GAP_MAX)
+    gap = [g > bar for g in sizes]
     n = len(row)
     for k, tile in enumerate(row):
         sides = sizes[max(k - 1, 0) : k + 1]
@@ -610,10 +614,13 @@ def _choose_winning(
     ends = geometry.corners[[main.tiles[0], main.tiles[-1]]]
     w = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).max())  # local, not global
 
+    concealed = [t for g in loose if g.row == main.row and len(g.tiles) > 1 for t in g.tiles]
+
     def distance(g: Group) -> float:
+        """From the nearest tile of the concealed row (a false gap may split that row)."""
         t = g.tiles[0]
-        dx = min(abs(along[t] - along[main.tiles[-1]]), abs(along[t] - along[main.tiles[0]]))
-        return float(np.hypot(dx, across[t] - across[main.tiles[-1]]))
+        others = [c for c in concealed if c != t] or list(main.tiles)
+        return float(np.min(np.hypot(along[others] - along[t], across[others] - across[t])))
 
     near = [g for g in singles if distance(g) < 4 * w] or singles
 
