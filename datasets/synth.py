@@ -42,9 +42,25 @@ def image_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, index]))
 
 
+def parse_kind(entry: str) -> tuple[str, float]:
+    """ "rows" -> ("rows", its default weight); "rows:0.3" -> ("rows", 0.3). Raises ValueError."""
+    name, _, weight = entry.partition(":")
+    if name not in KINDS:
+        raise ValueError(f"unknown kind {name!r}; expected some of {', '.join(KINDS)}")
+    try:
+        share = float(weight) if weight else KIND_WEIGHTS[name]
+    except ValueError:
+        raise ValueError(f"kind weight {weight!r} is not a number") from None
+    if not share > 0:
+        raise ValueError(f"kind weight for {name} must be positive")
+    return name, share
+
+
 def pick_kind(rng: np.random.Generator, kinds: Sequence[str]) -> str:
-    weights = np.array([KIND_WEIGHTS.get(k, 0.1) for k in kinds])
-    return str(kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))])
+    """One kind per image, drawn by weight (entries may carry one: "declared_win:0.7")."""
+    parsed = [parse_kind(k) for k in kinds]
+    weights = np.array([w for _, w in parsed])
+    return parsed[int(rng.choice(len(parsed), p=weights / weights.sum()))][0]
 
 
 def _worker_init() -> None:
@@ -87,8 +103,7 @@ def generate(
 ) -> dict[str, Any]:
     """Render images start..start+n-1 into `out/images/` and write `out/annotations.coco.json`."""
     for kind in kinds:
-        if kind not in KINDS:
-            raise ValueError(f"unknown kind {kind!r}; expected some of {', '.join(KINDS)}")
+        parse_kind(kind)  # fail before any work
     out = Path(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     jobs = [

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from datasets.synth import generate
+from datasets.synth import generate, image_rng, parse_kind, pick_kind
 
 
 def _labels(root):
@@ -72,6 +72,7 @@ def test_cli_writes_a_set_and_its_contact_sheet(tmp_path, capsys) -> None:
     [
         (["synth", "--n", "2"], "--out"),  # no output folder
         (["synth", "--n", "1", "--out", "{tmp}", "--kinds", "heap"], "unknown kind"),
+        (["synth", "--n", "1", "--out", "{tmp}", "--kinds", "rows:x"], "not a number"),
         (["synth", "--n", "1", "--out", "{tmp}", "--sources", "nope"], "nope"),
         (["synth", "preview", "{tmp}"], "annotations.coco.json"),  # not a synth folder
     ],
@@ -99,3 +100,25 @@ def test_a_failing_image_is_left_out_and_reported(tmp_path, monkeypatch) -> None
     failed = coco["info"]["failed"]
     assert len(coco["images"]) + len(failed) == 6 and 0 < len(failed) < 6
     assert all("face source broke" in f["error"] for f in failed)
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ("rows", ("rows", 0.15)),  # default weight
+        ("pile:2.5", ("pile", 2.5)),  # explicit weight
+    ],
+)
+def test_kind_entries_carry_optional_weights(entry, expected) -> None:
+    assert parse_kind(entry) == expected
+
+
+@pytest.mark.parametrize("entry", ["heap", "rows:x", "rows:0", "rows:-1"])
+def test_bad_kind_entries_are_refused(entry) -> None:
+    with pytest.raises(ValueError):
+        parse_kind(entry)
+
+
+def test_weights_steer_the_mix() -> None:
+    picks = [pick_kind(image_rng(0, i), ["declared_win:9", "pile:1"]) for i in range(400)]
+    assert 0.8 < picks.count("declared_win") / len(picks) < 0.97
