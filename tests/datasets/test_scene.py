@@ -118,8 +118,9 @@ def _corr(a: np.ndarray, b: np.ndarray) -> float:
 def test_corners_rectify_to_an_upright_face() -> None:
     """Warping the labelled corners to a rectangle gives the art upright, not turned or mirrored."""
     matches, verdicts = [], []
-    for scene in (_scene(seed, "declared_win", 640) for seed in range(4)):
-        _compare_rectified(scene, matches, verdicts)
+    cases = [(seed, "declared_win") for seed in range(4)] + [(0, "rows"), (0, "scattered")]
+    for seed, kind in cases:  # flat, standing and strewn at any angle
+        _compare_rectified(_scene(seed, kind, 640), matches, verdicts)
     # Glare, blur and near-symmetric faces sway single comparisons; a wrong corner order would
     # lose nearly all of them.
     assert len(matches) >= 12 and np.median(matches) > 0.4
