@@ -32,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.score import score as score_hand
+from scoring.tiles import BACK
 from vision.load import load_photo, read_header
 from vision.pipeline import Recognition, interpret
 from vision.simulate import tiles_from_annotations
@@ -147,7 +148,12 @@ def evaluate(args: argparse.Namespace) -> Json:
         else:
             result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
-        rows.append(_row(path.stem, hand, result, args.ruleset, in_hand))
+        row = _row(path.stem, hand, result, args.ruleset, in_hand)
+        if recognizer is None:  # tiles are the labels, in order: count them one by one
+            truth = [BACK if a.get("face_down") else a["code"] for a in label["annotations"]]
+            row["tiles_right_read"] = sum(map(str.__eq__, result.tiles.codes, truth))
+            row["tiles_right_decoded"] = sum(map(str.__eq__, result.decoded.codes, truth))
+        rows.append(row)
     summary = _summary(rows, args)
     if args.report:
         Path(args.report).write_text(json.dumps({"summary": summary, "photos": rows}, indent=1))
@@ -236,9 +242,17 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
             else 1.0
         ),
         "complete_flag_rate": sum(r["review"] for r in complete) / max(len(complete), 1),
+        "tile_accuracy_read": _tile_share(rows, "tiles_right_read"),
+        "tile_accuracy_decoded": _tile_share(rows, "tiles_right_decoded"),
         "median_ms": statistics.median(r["ms"] for r in rows),
         "p95_decode_ms": float(np.percentile([r["decode_ms"] for r in rows], 95)),
     }
+
+
+def _tile_share(rows: list[Json], key: str) -> float | None:
+    if not rows or key not in rows[0]:
+        return None
+    return sum(r[key] for r in rows) / sum(r["tiles_seen"] for r in rows)
 
 
 def main() -> None:
