@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.faces.base import check_code
+from datasets.faces.fonts import cjk_fonts
 from datasets.faces.procedural.bamboo import draw_bamboo
 from datasets.faces.procedural.bonus import draw_bonus
 from datasets.faces.procedural.canvas import Canvas
@@ -35,6 +36,9 @@ class ProceduralSource:
     name = "procedural"
     license = "MIT (this project); glyphs from OFL/Arphic/GPL-with-font-exception CJK fonts"
     codes = frozenset(FACES)
+
+    def __init__(self) -> None:
+        cjk_fonts()  # raises ArtMissing now, not at the first face, when no CJK font is fetched
 
     def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
         check_code(self, code)
