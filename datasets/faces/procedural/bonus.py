@@ -69,9 +69,14 @@ def draw_bonus(
         label_h = title_h
         num_box = corner(numeral_left, num_w * 0.7, label_h * 0.55) if rng.random() < 0.6 else None
 
-    picture = sub_box(box, 0.0, label_h * float(rng.uniform(0.5, 1.0)), 1.0, 1.0)
+    overlap = float(rng.uniform(0.5, 1.0)) if layout != "title" else 1.0  # a title stays clear
+    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0)
     paints_named_plant = rng.random() < 0.35  # the set paints each flower's own plant
-    kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
+    flower_kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
+    season_kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
+    if rng.random() < 0.5:  # many sets paint all eight alike, others the two groups apart
+        season_kind = flower_kind
+    kind = season_kind if is_season else flower_kind
     if paints_named_plant and not is_season:
         kind = PLANT_OF_FLOWER[rank]
     # Label details are drawn before the painting, whose own draws differ per plant: so every
