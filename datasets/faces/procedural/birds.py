@@ -196,8 +196,19 @@ def _legs_and_perch(
                 inks[3],
                 lw * 0.5,
             )
-    perch = str(rng.choice(["branch", "ground", "none"], p=[0.5, 0.3, 0.2]))
-    if perch == "branch":
+    perch = str(rng.choice(["branch", "ground", "cane", "none"], p=[0.4, 0.25, 0.2, 0.15]))
+    if perch == "cane":  # a bird standing on a bamboo cane: the suit's emblem
+        cane_x = cx + float(rng.uniform(-0.1, 0.1)) * w
+        thick = w * float(rng.uniform(0.07, 0.11))
+        colour = style.colour("g")
+        canvas.line([(cane_x, foot_y), (cane_x, y1)], colour, thick)
+        for t in (0.33, 0.66):
+            y = foot_y + (y1 - foot_y) * t
+            canvas.line([(cane_x - thick * 0.7, y), (cane_x + thick * 0.7, y)], colour, thick * 0.4)
+        canvas.line(
+            [(cane_x - thick * 0.8, foot_y), (cane_x + thick * 0.8, foot_y)], colour, thick * 0.5
+        )
+    elif perch == "branch":
         colour = style.colour("g" if rng.random() < 0.5 else "k")
         canvas.curve(
             (x0, foot_y + lw),
