@@ -39,6 +39,7 @@ _CHOWS = tuple(
     tuple(PLAYING.index(f"{r + k}{s}") for k in range(3)) for s in "mps" for r in range(1, 8)
 )
 _PERMUTATIONS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+_MELD_ALONE_SPAN = 4.6  # a lone meld reading may be up to e^4.6 = 100x less probable
 _DOUBTFUL = 0.5  # detector confidence under which a surplus tile may be left out
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 
@@ -126,14 +127,14 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
         out.warnings.append(
             f"found {n_tiles} hand tiles; a declared win has 14 (a kong counts as 3)"
         )
-        return out
+        return _melds_alone(tiles, variables, out)
     if found.winning is None:
         out.warnings.append("no winning tile found")
-        return out
+        return _melds_alone(tiles, variables, out)
     readings = _search(variables, found, out)
     if not readings:
         out.warnings.append("no legal winning hand matches the tiles read")
-        return out
+        return _melds_alone(tiles, variables, out)
     _report(tiles, found, variables, readings, context, flowers, unknown_kongs, out)
     out.confidence *= flower_confidence
     return out
@@ -157,6 +158,21 @@ def _drop_doubtful(
             f"{tiles.confidence[tile]:.2f}) and the hand has a tile too many"
         )
     return [v for v in variables if v not in drop], 14
+
+
+def _melds_alone(tiles: Tiles, variables: list[_Variable], out: Decoded) -> Decoded:
+    """No legal hand, but each meld laid out as one (a crosswise tile, face-down ends) is
+    still a meld: read its tiles as the most probable legal meld, where that is not far from
+    what the classifier saw, so the tiles listed are as right as they can be."""
+    for variable in variables:
+        if variable.group is None:
+            continue
+        cost, codes = variable.options[0]
+        raw = _cheapest_alone(tiles, variable)
+        if BACK in codes or cost - raw > _MELD_ALONE_SPAN:
+            continue
+        _fill_tiles(tiles, [variable], [0], out)
+    return out
 
 
 def _top_codes(tiles: Tiles) -> list[str]:
@@ -321,7 +337,7 @@ def _report(
     cheapest = sum(v.options[0][0] for v in variables)
     raw = sum(_cheapest_alone(tiles, v) for v in variables)
     out.plausibility = math.exp(-(best_extra + cheapest - raw))
-    _fill_tiles(tiles, variables, choice, found, out)
+    _fill_tiles(tiles, variables, choice, out)
     out.hand = None if unknown_kongs else hand
 
 
@@ -332,9 +348,7 @@ def _cheapest_alone(tiles: Tiles, variable: _Variable) -> float:
     return sum(float(-np.log(_playing_probs(tiles, i).max())) for i in variable.tiles)
 
 
-def _fill_tiles(
-    tiles: Tiles, variables: list[_Variable], choice: list[int], found: Layout, out: Decoded
-) -> None:
+def _fill_tiles(tiles: Tiles, variables: list[_Variable], choice: list[int], out: Decoded) -> None:
     read = tiles.codes
     for variable, k in zip(variables, choice, strict=True):
         chosen = variable.options[k][1]

@@ -178,3 +178,16 @@ def test_special_shapes(tiles: str, melds: int, wins: bool) -> None:
     from vision.shape import counts_of, is_winning
 
     assert is_winning(counts_of(tiles.split()), melds) is wins
+
+
+def test_melds_are_still_read_as_melds_when_no_hand_is_found() -> None:
+    tiles, ann = _tiles()
+    keep = np.array([a["role"] != "concealed" or a["code"] != "1m" for a in ann])
+    fewer = tiles[keep]  # 13 tiles: no legal hand
+    kept = [a for a, k in zip(ann, keep, strict=True) if k]
+    five = next(i for i, a in enumerate(kept) if a["code"] == "5s")
+    _misread(fewer, five, "5p", "5s")  # 4s 5p 6s is no meld
+    decoded = decode(fewer, layout(fewer))
+    assert decoded.hand is None
+    assert decoded.codes[five] == "5s"
+    assert any(m["type"] == "chow" for m in decoded.melds)
