@@ -1,7 +1,7 @@
 """The Unicode Mahjong Tiles block U+1F000-U+1F02B, drawn by Noto Sans Symbols 2 and Symbola.
 
 Each glyph is a whole tile with an outline; we keep what is inside the outline as the face
-and print it in a random dark ink on a light face, since the font itself has no colour.
+and print it on a light face, mostly in tile colours (the font itself has none).
 """
 
 from __future__ import annotations
@@ -45,11 +45,45 @@ class UnicodeSource:
     def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
         check_code(self, code)
         font = self.fonts[int(rng.integers(len(self.fonts)))]
-        mask = glyph_face_mask(font, code).astype(np.float32)[:, :, None] / 255.0
+        grey = glyph_face_mask(font, code)
+        mask = grey.astype(np.float32)[:, :, None] / 255.0
         background = np.array([248, 246, 238]) + rng.integers(-8, 6, 3)
-        ink = np.array(_INKS[int(rng.integers(len(_INKS)))])
+        if rng.random() < 0.7:  # printed in a set's colours, as real tiles are
+            ink = _colour_ink(code, grey, rng)
+        else:
+            ink = np.empty((*grey.shape, 3), np.float32)
+            ink[:] = _INKS[int(rng.integers(len(_INKS)))]
         face = background * (1 - mask) + ink * mask
         return np.asarray(np.clip(face, 0, 255), dtype=np.uint8)
+
+
+_DARK = [(20, 20, 20), (20, 40, 120)]
+_RED, _GREEN, _BLUE = (190, 25, 35), (20, 120, 55), (25, 55, 160)
+
+
+def _colour_ink(code: str, grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per-pixel ink for a glyph: red 萬 under a dark numeral, red 中, green 發, coloured coins
+    and canes; each connected stroke group of dots, bamboo and bonus tiles gets one colour."""
+    h, w = grey.shape
+    ink = np.empty((h, w, 3), np.float32)
+    dark = np.array(_DARK[int(rng.integers(len(_DARK)))], np.float32)
+    if code.endswith("m"):
+        ink[:] = _RED
+        rows = np.nonzero((grey > 64).any(axis=1))[0]
+        split = int(rows.min() + 0.38 * (rows.max() - rows.min())) if len(rows) else h // 2
+        ink[:split] = dark
+    elif code in ("C", "F", "P"):
+        ink[:] = {"C": _RED, "F": _GREEN, "P": _BLUE}[code]
+    elif code in ("E", "S", "W", "N"):
+        ink[:] = dark if rng.random() < 0.6 else np.array(_BLUE, np.float32)
+    else:  # dots, bamboo, flowers: one colour per blob
+        palette = [_BLUE, _GREEN, _RED] if code.endswith("p") else [_GREEN, _GREEN, _BLUE, _RED]
+        n, labels = cv2.connectedComponents((grey > 64).astype(np.uint8))
+        colours = np.array([palette[int(rng.integers(len(palette)))] for _ in range(n)], np.float32)
+        # anti-aliased edge pixels outside every blob take the colour of the nearest stroke
+        labels = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+        ink[:] = colours[labels]
+    return ink
 
 
 @lru_cache(maxsize=128)
