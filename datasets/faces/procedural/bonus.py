@@ -40,6 +40,39 @@ def draw_bonus(
     if rng.random() < 0.25 and name == "蘭":  # rng drawn for every tile: a set stays one set
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
+    num_box, name_box, label_h = _label_boxes(box, layout, rng)
+    overlap = float(rng.uniform(0.5, 1.0)) if layout != "title" else 1.0  # a title stays clear
+    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0)
+    kind = _painting_kind(rank, is_season, rng)
+    # Label details are drawn before the painting, whose own draws differ per plant: so every
+    # tile of a set (same seed) prints its labels alike.
+    heavy = int(rng.choice([0, 1, 2]))  # numerals are often printed bold
+    ringed = bool(rng.random() < 0.12)  # some sets ring the numeral
+    name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
+    lean = rng.random() < 0.5  # brush-written names lean
+    brushed = rng.random() < 0.5  # and their strokes wander
+    wobble_seed = int(rng.integers(1 << 30))
+    slant = float(rng.uniform(-0.35, 0.1)) if lean else 0.0
+    draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
+
+    if num_box is not None:
+        _numeral(canvas, style, num_box, numeral, style.colour(role), heavy, ringed)
+    if name_kind != "none":
+        # one wobble per set (seeded), so a set's eight names are brushed alike
+        wobble = np.random.default_rng(wobble_seed) if brushed else None
+        canvas.glyph(
+            name,
+            style.small_font,
+            name_box,
+            style.colour(name_role),
+            stroke=min(style.glyph_stroke, 1),
+            slant=slant,
+            wobble=wobble,
+        )
+
+
+def _label_boxes(box: Box, layout: str, rng: np.random.Generator) -> tuple[Box | None, Box, float]:
+    """Numeral box (or None), name box, and the height of the label strip on top."""
     numeral_left = rng.random() < 0.45
     label_h = float(rng.uniform(0.17, 0.26))
     num_w = float(rng.uniform(0.2, 0.3))
@@ -64,42 +97,21 @@ def draw_bonus(
             else sub_box(box, 0.0, 0.05, 0.22, 0.4)
         )
     else:  # title: the name large and centred on top, the numeral small in a corner, or none
-        title_h = float(rng.uniform(0.22, 0.3))
-        name_box = sub_box(box, 0.3, 0.0, 0.7, title_h)
-        label_h = title_h
+        label_h = float(rng.uniform(0.22, 0.3))
+        name_box = sub_box(box, 0.3, 0.0, 0.7, label_h)
         num_box = corner(numeral_left, num_w * 0.7, label_h * 0.55) if rng.random() < 0.6 else None
+    return num_box, name_box, label_h
 
-    overlap = float(rng.uniform(0.5, 1.0)) if layout != "title" else 1.0  # a title stays clear
-    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0)
+
+def _painting_kind(rank: int, is_season: bool, rng: np.random.Generator) -> str:
     paints_named_plant = rng.random() < 0.35  # the set paints each flower's own plant
     flower_kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
     season_kind = str(rng.choice(PAINTINGS, p=PAINTING_WEIGHTS))
     if rng.random() < 0.5:  # many sets paint all eight alike, others the two groups apart
         season_kind = flower_kind
-    kind = season_kind if is_season else flower_kind
     if paints_named_plant and not is_season:
-        kind = PLANT_OF_FLOWER[rank]
-    # Label details are drawn before the painting, whose own draws differ per plant: so every
-    # tile of a set (same seed) prints its labels alike.
-    heavy = int(rng.choice([0, 1, 2]))  # numerals are often printed bold
-    ringed = bool(rng.random() < 0.12)  # some sets ring the numeral
-    name_role = role if rng.random() < 0.6 else str(rng.choice(["k", "b", "r"]))
-    lean = rng.random() < 0.5  # brush-written names lean
-    brushed = rng.random() < 0.5  # and their strokes wander
-    wobble_seed = int(rng.integers(1 << 30))
-    slant = float(rng.uniform(-0.35, 0.1)) if lean else 0.0
-    draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
-
-    if num_box is not None:
-        _numeral(canvas, style, num_box, numeral, style.colour(role), heavy, ringed)
-    if name_kind != "none":
-        colour = style.colour(name_role)
-        # one wobble per set (seeded), so a set's eight names are brushed alike
-        wobble = np.random.default_rng(wobble_seed) if brushed else None
-        stroke = min(style.glyph_stroke, 1)
-        canvas.glyph(
-            name, style.small_font, name_box, colour, stroke=stroke, slant=slant, wobble=wobble
-        )
+        return PLANT_OF_FLOWER[rank]
+    return season_kind if is_season else flower_kind
 
 
 def _numeral(
