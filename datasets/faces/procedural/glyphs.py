@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from datasets.faces.procedural.canvas import Canvas
+from datasets.faces.procedural.canvas import RGB, Canvas
 from datasets.faces.procedural.layout import CHINESE_NUMERALS, Box, sub_box
 from datasets.faces.procedural.style import Style
 
@@ -95,16 +95,25 @@ def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gen
     if kind == "blank":
         return
     if kind == "glyph":
+        colour = style.colour("b" if rng.random() < 0.6 else "k")
         canvas.glyph(
-            "白",
-            style.font,
-            sub_box(box, 0.05, 0.1, 0.95, 0.9),
-            style.colour("b" if rng.random() < 0.6 else "k"),
-            stroke=style.glyph_stroke,
+            "白", style.font, sub_box(box, 0.05, 0.1, 0.95, 0.9), colour, stroke=style.glyph_stroke
         )
         return
-    role = str(rng.choice(["b", "g", "k"], p=[0.75, 0.15, 0.1]))
-    colour = style.colour(role)
+    colour = style.colour(str(rng.choice(["b", "g", "k"], p=[0.75, 0.15, 0.1])))
+    frame, outer = _frame(canvas, style, box, colour, rng)
+    if kind == "frame" and rng.random() < 0.2:
+        _tied_box(canvas, frame, colour, max(2.0, outer * 0.4))
+    if kind == "frame_glyph":
+        filler = FRAME_FILLERS[int(rng.integers(len(FRAME_FILLERS)))]
+        role = "r" if rng.random() < 0.6 else "b"
+        canvas.glyph(filler, style.font, sub_box(frame, 0.3, 0.3, 0.7, 0.7), style.colour(role))
+
+
+def _frame(
+    canvas: Canvas, style: Style, box: Box, colour: RGB, rng: np.random.Generator
+) -> tuple[Box, float]:
+    """A single or double frame, sometimes with notched corners; returns it and its weight."""
     inset = float(rng.uniform(0.0, 0.1))
     x0, y0, x1, y1 = sub_box(box, inset, inset * 0.75, 1 - inset, 1 - inset * 0.75)
     w = x1 - x0
@@ -113,31 +122,27 @@ def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gen
     canvas.rounded_rect((x0, y0, x1, y1), radius, outline=colour, width=outer)
     if rng.random() < 0.75:  # the inner thin line of a double frame
         g = outer + w * float(rng.uniform(0.04, 0.1))
+        thin = max(2.0, outer * float(rng.uniform(0.25, 0.5)))
         canvas.rounded_rect(
-            (x0 + g, y0 + g, x1 - g, y1 - g),
-            radius * 0.6,
-            outline=colour,
-            width=max(2.0, outer * float(rng.uniform(0.25, 0.5))),
+            (x0 + g, y0 + g, x1 - g, y1 - g), radius * 0.6, outline=colour, width=thin
         )
     if rng.random() < 0.3:  # notched corners, a common ornament
         n = w * 0.1
         for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
             canvas.draw.rectangle((cx - n / 2, cy - n / 2, cx + n / 2, cy + n / 2), fill=colour)
-    if kind == "frame" and rng.random() < 0.2:  # 回-like: a small box tied to the frame
-        ix0, iy0, ix1, iy1 = sub_box((x0, y0, x1, y1), 0.36, 0.38, 0.64, 0.62)
-        thin = max(2.0, outer * 0.4)
-        canvas.draw.rectangle((ix0, iy0, ix1, iy1), outline=colour, width=round(thin))
-        mx, my = (ix0 + ix1) / 2, (iy0 + iy1) / 2
-        for a, b in (
-            ((mx, y0), (mx, iy0)),
-            ((mx, iy1), (mx, y1)),
-            ((x0, my), (ix0, my)),
-            ((ix1, my), (x1, my)),
-        ):
-            canvas.line([a, b], colour, thin)
-    if kind == "frame_glyph":
-        filler = FRAME_FILLERS[int(rng.integers(len(FRAME_FILLERS)))]
-        role = "r" if rng.random() < 0.6 else "b"
-        canvas.glyph(
-            filler, style.font, sub_box((x0, y0, x1, y1), 0.3, 0.3, 0.7, 0.7), style.colour(role)
-        )
+    return (x0, y0, x1, y1), outer
+
+
+def _tied_box(canvas: Canvas, frame: Box, colour: RGB, thin: float) -> None:
+    """回-like centre: a small box tied to the middle of each side of the frame."""
+    x0, y0, x1, y1 = frame
+    ix0, iy0, ix1, iy1 = sub_box(frame, 0.36, 0.38, 0.64, 0.62)
+    canvas.draw.rectangle((ix0, iy0, ix1, iy1), outline=colour, width=round(thin))
+    mx, my = (ix0 + ix1) / 2, (iy0 + iy1) / 2
+    for a, b in (
+        ((mx, y0), (mx, iy0)),
+        ((mx, iy1), (mx, y1)),
+        ((x0, my), (ix0, my)),
+        ((ix1, my), (x1, my)),
+    ):
+        canvas.line([a, b], colour, thin)
