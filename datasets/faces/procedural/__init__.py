@@ -34,7 +34,7 @@ WIND_LETTERS = {"E": "E", "S": "S", "W": "W", "N": "N"}
 
 class ProceduralSource:
     name = "procedural"
-    license = "MIT (this project); glyphs from OFL/Arphic/GPL-with-font-exception CJK fonts"
+    license = "MIT (this project); drawn with OFL, Arphic, IPA and GPL CJK fonts (docs/sources.md)"
     codes = frozenset(FACES)
 
     def __init__(self) -> None:
