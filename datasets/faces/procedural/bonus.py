@@ -17,7 +17,9 @@ from datasets.faces.procedural.style import Style
 
 NAMES = "梅蘭菊竹春夏秋冬"
 # Some sets print a word of a phrase instead of the name (seen on real Hong Kong tiles).
-REBUS = "券才證是耀您選首福祿壽喜財"
+# A broad pool of common words of good wishes, not the words of any one set we measure on
+# (the camerash crops), so that measure stays honest.
+REBUS = "福祿壽喜財吉祥如意平安富貴金玉滿堂龍鳳和順興旺恭賀新禧百年好合招寶進"
 # Where the labels go: Hong Kong corners (numeral one side, name the other), the name at the
 # bottom or down a side, or a mainland-style title (big name on top, small numeral or none).
 LAYOUTS = ("corners", "bottom", "side", "title")

@@ -11,7 +11,8 @@ from datasets.faces.procedural.style import Style
 WIND_GLYPHS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 # Characters printed inside the white dragon's frame by some Hong Kong sets (seen on real
 # tiles: a word of a phrase, different per set); any glyph will do, the frame is the cue.
-FRAME_FILLERS = "才證耀券福財壽喜龍鳳"  # never 發 or 中: those are other tiles
+# Never 發 or 中 (other tiles); not the words of the camerash sets we measure on.
+FRAME_FILLERS = "福財壽喜龍鳳吉祥如意平安富貴興旺和順"
 
 
 def draw_character(
