@@ -142,13 +142,18 @@ def _flowers(value: object) -> tuple[tuple[str, ...], int]:
     return tuple(value), len(value)
 
 
+def _escape(key: str) -> str:
+    """A key as one RFC 6901 pointer token: '~' and '/' would otherwise split or mislead it."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
 def parse_hand(data: Mapping[str, Any]) -> Hand:
     """Hand JSON -> Hand, checked: raises HandError(message, pointer) on the first problem."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError("a hand is a JSON object", "")
     if not KEYS.issuperset(data):
         unknown = sorted(set(data) - KEYS)
-        raise HandError(f"unknown field {unknown[0]!r}", f"/{unknown[0]}")
+        raise HandError(f"unknown field {unknown[0]!r}", "/" + _escape(unknown[0]))
     melds_value = data.get("melds", [])
     if not isinstance(melds_value, (list, tuple)):
         raise HandError("melds is a list", "/melds")
