@@ -30,7 +30,8 @@ from tqdm import tqdm
 from models.camerash import read_camerash
 from models.classifier_net import INPUT_H, INPUT_W, Calibrated, TileClassifier
 from models.flower_art import flower_face
-from models.tile_augment import augment
+from models.scene_crops import scene_crops
+from models.tile_augment import augment, photometric
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
 
 OPSET = 17
@@ -90,17 +91,38 @@ def to_tensor(crops: list[np.ndarray]) -> torch.Tensor:
 class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
     """Endless class-balanced batches of augmented crops."""
 
-    def __init__(self, pool: Pool, batch: int, seed: int, flower_share: float) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        batch: int,
+        seed: int,
+        flower_share: float,
+        scenes: tuple[np.ndarray, np.ndarray] | None = None,
+        scene_share: float = 0.0,
+    ) -> None:
         self.pool, self.batch, self.seed, self.flower_share = pool, batch, seed, flower_share
         self.codes = [c for c in CLASSES if self.pool[c] or c in FLOWERS or c == BACK]
+        self.scenes, self.scene_share = scenes, scene_share if scenes is not None else 0.0
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
         info = torch.utils.data.get_worker_info()
+        cv2.setNumThreads(1)  # the worker shares two cores with training: no thread pools
         rng = np.random.default_rng(self.seed + (info.id if info else 0) * 7919)
         while True:
-            codes = [self.codes[i] for i in rng.integers(len(self.codes), size=self.batch)]
+            n_scene = int(rng.binomial(self.batch, self.scene_share))
+            codes = [
+                self.codes[i] for i in rng.integers(len(self.codes), size=self.batch - n_scene)
+            ]
             crops = [augment(draw_face(c, self.pool, rng, self.flower_share), rng) for c in codes]
-            yield to_tensor(crops), torch.tensor([CLASS_INDEX[c] for c in codes])
+            labels = [CLASS_INDEX[c] for c in codes]
+            if n_scene and self.scenes is not None:
+                for i in rng.integers(len(self.scenes[1]), size=n_scene):
+                    crop = self.scenes[0][i]
+                    if rng.random() < 0.5:
+                        crop = crop[::-1, ::-1]  # the detector's corners may be half a turn round
+                    crops.append(photometric(np.ascontiguousarray(crop), rng))
+                    labels.append(int(self.scenes[1][i]))
+            yield to_tensor(crops), torch.tensor(labels)
 
 
 def fixed_set(
@@ -212,6 +234,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--camerash", default=None, help="real crops folder (evaluation only)")
     p.add_argument("--per-code", type=int, default=120, help="procedural designs per code")
     p.add_argument("--flower-share", type=float, default=0.35, help="flower faces from flower_art")
+    p.add_argument(
+        "--scenes", nargs="*", default=[], help="mjlens synth folders to crop faces from"
+    )
+    p.add_argument("--scene-share", type=float, default=0.3, help="share of scene crops per batch")
     p.add_argument("--batch", type=int, default=96)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--width", type=int, default=32)
@@ -237,7 +263,11 @@ def train(
     log: Path,
     out: Path,
 ) -> None:
-    data = AugmentedFaces(pool, args.batch, args.seed, args.flower_share)
+    scenes = scene_crops(args.scenes, 1, args.seed) if args.scenes else None
+    if scenes is not None:
+        with open(log, "a") as f:
+            f.write(json.dumps({"scene_crops": len(scenes[1])}) + "\n")
+    data = AugmentedFaces(pool, args.batch, args.seed, args.flower_share, scenes, args.scene_share)
     loader = DataLoader(
         data, batch_size=None, num_workers=1, prefetch_factor=4, persistent_workers=True
     )
@@ -287,6 +317,8 @@ def train(
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # No OpenCV thread pool may exist when the data worker forks: a forked pool deadlocks.
+    cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     out = Path(args.out)

@@ -129,6 +129,7 @@ class SceneCrops(IterableDataset[tuple[torch.Tensor, ...]]):
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, ...]]:
         info = torch.utils.data.get_worker_info()
+        cv2.setNumThreads(1)  # the worker shares two cores with training: no thread pools
         rng = np.random.default_rng(self.seed + (info.id if info else 0) * 7919)
         while True:
             images, heats, regs, weights = [], [], [], []
