@@ -105,8 +105,14 @@ function fromRecognition(rec) {
   }));
   const hand = rec.hand;
   if (!hand) {
-    // No legal hand was read: offer every face-up tile as concealed for the user to fix.
-    dets.forEach((d) => { if (d.code !== "back") d.group = isFlower(d.code) ? "flower" : "concealed"; });
+    // No legal hand was read: seed the hand from each tile's role in the layout (the hand's
+    // row, the winning tile set apart, flowers); strays stay aside for the user to move in.
+    const role = { concealed: "concealed", meld: "concealed", winning: "winning", flower: "flower" };
+    dets.forEach((d) => {
+      if (d.code !== "back") d.group = isFlower(d.code) ? "flower" : role[d.role] || "loose";
+    });
+    const winning = dets.filter((d) => d.group === "winning");
+    winning.slice(1).forEach((d) => { d.group = "concealed"; });
     state.tiles = dets;
     return;
   }
