@@ -11,6 +11,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+# Defined apart so that `python -m api.cli` catches the very class the commands raise.
+from api.errors import CliError
+
+__all__ = ["COMMANDS", "CliError", "main"]
+
 # name -> (module, one-line help). Each module lives in api/commands/.
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("api.commands.score", "score a hand given in notation or as Hand JSON lines"),
@@ -21,10 +26,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("api.commands.train", "train the detector or the classifier (needs the train extra)"),
     "eval": ("api.commands.eval", "measure the shipped models"),
 }
-
-
-class CliError(Exception):
-    """A user-facing failure: printed as one line, exit status 2."""
 
 
 def _load(name: str) -> ModuleType | None:

@@ -1,0 +1,5 @@
+"""Errors the command line shows to a person as one line."""
+
+
+class CliError(Exception):
+    """A user-facing failure: printed as one line, exit status 2."""
