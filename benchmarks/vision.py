@@ -149,7 +149,7 @@ def photo_of(image: np.ndarray) -> Photo:
 def synthetic_eval(
     detector: Detector, classifier: Classifier, root: Path, peer: dict[str, Any] | None
 ) -> dict[str, Any]:
-    ours, theirs = Tally(), Tally()
+    ours, theirs, ours_same = Tally(), Tally(), Tally()
     for path, anns in read_synth(root):
         image = cv2.imread(str(path))
         if image is None:
@@ -161,10 +161,12 @@ def synthetic_eval(
         if peer is not None and str(path) in peer:
             found = peer[str(path)]["tiles"]
             boxes = np.array([t[:4] for t in found], np.float32).reshape(-1, 4)
+            ours_same.add(tiles.xyxy, codes_of(tiles), truth_boxes, truth_codes)
             theirs.add(boxes, [PEER_NAMES.get(t[4], t[4]) for t in found], truth_boxes, truth_codes)
     result: dict[str, Any] = {"ours": ours.report()}
     if peer is not None:
         result["peer"] = theirs.report()
+        result["ours_on_peer_images"] = ours_same.report()
     return result
 
 
@@ -243,7 +245,7 @@ def camerash_eval(
     if png is not None:
         confusion_png(pred, truth, png)
         result["confusion_png"] = str(png)
-    if peer is not None:
+    if peer is not None and any(str(p) in peer for p, _ in items):
         # The peer reads whole photos; its best-scoring tile names the crop (none = wrong).
         named = []
         for path, _ in items:
@@ -314,6 +316,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--camerash", type=Path, help="camerash-crops folder (validation only)")
     p.add_argument("--confusion", type=Path, default=Path("docs/vision/confusion.png"))
     p.add_argument("--peer-python", help="python of a venv with mahjong-detector installed")
+    p.add_argument("--peer-photos", type=int, default=40, help="synthetic photos the peer reads")
+    p.add_argument("--peer-camerash", action="store_true", help="the peer reads the crops too")
     p.add_argument("--detector", default=None, help="detector ONNX (default: shipped)")
     p.add_argument("--classifier", default=None, help="classifier ONNX (default: shipped)")
     p.add_argument("--repeats", type=int, default=5, help="latency repeats")
@@ -329,8 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         jpeg = make_12mp(args.synthetic, Path(tmp) / "photo_12mp.jpg")
         peer_paths = [str(jpeg)] * args.repeats
         if args.synthetic:
-            peer_paths += [str(p) for p, _ in read_synth(args.synthetic)]
-        if args.camerash:
+            peer_paths += [str(p) for p, _ in read_synth(args.synthetic)][: args.peer_photos]
+        if args.camerash and args.peer_camerash:
             peer_paths += [str(p) for p, _ in read_camerash(args.camerash)]
         runs = run_peer(args.peer_python, peer_paths) if args.peer_python else None
         results["latency_12mp"] = latency(detector, classifier, jpeg, args.repeats)

@@ -57,10 +57,29 @@ def decode_heads(heat: FloatArray, reg: FloatArray, threshold: float, iou: float
     corners = r[:, 4:].reshape(-1, 4, 2) + np.stack([px, py], axis=1)[:, None, :]
     score = heat[channel, ys, xs]
     keep = nms(xyxy.astype(np.float32), score.astype(np.float32), iou)
+    keep = _one_peak_per_face(corners.astype(np.float32), keep)
     tiles = Tiles(
         xyxy[keep], corners[keep], score[keep], np.zeros(len(keep), bool), channel[keep] == 1
     )
     return tiles
+
+
+def _one_peak_per_face(corners: FloatArray, order: npt.NDArray[np.int_]) -> npt.NDArray[np.int_]:
+    """Drop a peak whose face centre lies inside a better peak's face: faces cannot overlap,
+    but a large or steeply seen face can raise two peaks."""
+    kept: list[int] = []
+    for i in order:
+        centre = corners[i].mean(axis=0)
+        inside = any(
+            cv2.pointPolygonTest(
+                corners[k].reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False
+            )
+            > 0
+            for k in kept
+        )
+        if not inside:
+            kept.append(int(i))
+    return np.array(kept, dtype=np.int_)
 
 
 def _face_short_sides(corners: FloatArray) -> FloatArray:
