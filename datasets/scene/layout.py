@@ -58,6 +58,10 @@ def _meld_slots(meld: Mapping[str, Any], meld_id: int, rng: np.random.Generator)
             slot.face_down = not ends_only or i in (0, 3)
         return slots
     side = meld.get("claimed_from", "left")
+    # A kong made from an exposed pung (加杠) keeps the pung's three tiles in the row, with the
+    # claimed tile where the pung had it; the added tile lies turned beside the claimed one.
+    upgraded = kind == "kong" and rng.random() < 0.3
+    in_row = 3 if upgraded else len(tiles)
     if kind == "chow":
         claimed = meld.get("claimed_tile", tiles[0])
         rest = list(tiles)
@@ -65,21 +69,18 @@ def _meld_slots(meld: Mapping[str, Any], meld_id: int, rng: np.random.Generator)
         # Some players move the claimed tile to the left end, others turn it in place.
         tiles = [claimed, *rest] if rng.random() < 0.6 else tiles
         turned = tiles.index(claimed)
-    else:
-        if side == "left":
-            turned = 0
-        elif side == "right":
-            turned = len(tiles) - 1
-        else:  # opposite: the middle, either middle tile of a kong
-            turned = 1 if len(tiles) == 3 else int(rng.integers(1, 3))
-    slots = [_Slot(t, "meld", meld_id) for t in tiles]
+    elif side == "left":
+        turned = 0
+    elif side == "right":
+        turned = in_row - 1
+    else:  # opposite: the middle, either middle tile of a kong
+        turned = 1 if in_row == 3 else int(rng.integers(1, 3))
+    slots = [_Slot(t, "meld", meld_id) for t in tiles[:in_row]]
     slots[turned].sideways = True
-    if kind == "kong" and rng.random() < 0.3:
-        # A kong made from an exposed pung (加杠): the added tile lies turned beside the claimed
-        # one, further from the player, instead of extending the row.
-        added = slots.pop(3 if turned != 3 else 2)
+    if upgraded:
+        added = _Slot(tiles[3], "meld", meld_id)
         added.sideways = added.stacked = True
-        slots.insert(slots.index(next(s for s in slots if s.sideways)) + 1, added)
+        slots.insert(turned + 1, added)
     return slots
 
 

@@ -15,7 +15,7 @@ from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile, flat_pose, standing_pose
 from datasets.scene.camera import Camera, frame_layout, look_at
 from datasets.scene.labels import MIN_VISIBLE
-from datasets.scene.layout import Placement
+from datasets.scene.layout import Placement, _meld_slots
 from datasets.scene.render import _draw_tiles, _layout, _sees_horizon
 from scoring.tiles import FACES
 
@@ -311,3 +311,20 @@ def test_face_visibility_drops_where_the_frame_cuts_a_face() -> None:
         elif not outside and not ann["face_down"]:
             assert ann["face_visibility"] > 0.0
     assert cut >= 1
+
+
+@pytest.mark.parametrize("side", ["left", "opposite", "right"])
+def test_claimed_tile_of_a_kong_shows_who_it_came_from(side: str) -> None:
+    # A kong grown from a pung (加杠) claimed from opposite was once laid with its claimed tile
+    # at the right end of the row, so it read as claimed from the right.
+    meld = {"type": "kong", "tiles": ["5p"] * 4, "claimed_from": side}
+    seen_upgraded = False
+    for seed in range(40):
+        slots = _meld_slots(meld, 0, np.random.default_rng(seed))
+        row = [s for s in slots if not s.stacked]
+        seen_upgraded |= len(row) == 3
+        turned = [i for i, s in enumerate(row) if s.sideways]
+        assert len(turned) == 1
+        position = {0: "left", len(row) - 1: "right"}.get(turned[0], "opposite")
+        assert position == side
+    assert seen_upgraded
