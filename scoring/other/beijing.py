@@ -14,16 +14,15 @@ from typing import Any
 
 from .common import (
     Hand,
-    HandError,
     Row,
     Score,
     Set,
+    admit,
     arrangements,
     exposed,
     four_of_a_kind,
     invalid,
     is_pung,
-    load,
     make_score,
     pairs_text,
     payments,
@@ -93,13 +92,9 @@ def _patterns(hand: Hand, sets: list[Set] | None) -> list[Row]:
 
 def score_beijing(hand: Hand | Mapping[str, Any]) -> Score:
     """Score a win under Beijing rules; an impossible hand answers `valid: false`."""
-    try:
-        checked = load(hand)
-    except HandError as error:
-        return invalid(RULESET, error.message, error.pointer)
-    reason = _refusal(checked)
-    if reason:
-        return invalid(RULESET, reason)
+    checked = admit(hand, RULESET, _refusal)
+    if isinstance(checked, Score):
+        return checked
     readings: list[tuple[list[Set] | None, tuple[str, ...]]] = [
         (sets, reading_text(sets, pair)) for sets, pair in arrangements(checked)
     ]

@@ -8,7 +8,7 @@ refuses what its tiles or its claiming rules cannot produce, with the reason in 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,18 @@ def load(hand: Hand | Mapping[str, Any]) -> Hand:
     if isinstance(hand, Hand):
         return hand
     return parse_hand(hand)
+
+
+def admit(
+    hand: Hand | Mapping[str, Any], ruleset: str, refusal: Callable[[Hand], str | None]
+) -> Hand | Score:
+    """The checked hand, or the `valid: false` Score saying why this rule set cannot score it."""
+    try:
+        checked = load(hand)
+    except HandError as error:
+        return invalid(ruleset, error.message, error.pointer)
+    reason = refusal(checked)
+    return invalid(ruleset, reason) if reason else checked
 
 
 def all_tiles(hand: Hand) -> list[str]:

@@ -17,15 +17,14 @@ from scoring.tiles import DRAGONS, WINDS
 
 from .common import (
     Hand,
-    HandError,
     Row,
     Score,
     Set,
+    admit,
     all_tiles,
     arrangements,
     invalid,
     is_pung,
-    load,
     make_score,
     payments,
     reading_text,
@@ -98,14 +97,17 @@ def _value(hand: Hand, sets: list[Set]) -> tuple[int, list[tuple[Row, int]]]:
     return points, items
 
 
+def _refusal(hand: Hand) -> str | None:
+    if any(m.kind == "chow" and m.claimed_from not in (None, "left") for m in hand.melds):
+        return "only the next player (下家) may chow a discard"
+    return None
+
+
 def score_shanghai(hand: Hand | Mapping[str, Any]) -> Score:
     """Score a win under Shanghai rules; an impossible hand answers `valid: false`."""
-    try:
-        checked = load(hand)
-    except HandError as error:
-        return invalid(RULESET, error.message, error.pointer)
-    if any(m.kind == "chow" and m.claimed_from not in (None, "left") for m in checked.melds):
-        return invalid(RULESET, "only the next player (下家) may chow a discard")
+    checked = admit(hand, RULESET, _refusal)
+    if isinstance(checked, Score):
+        return checked
     readings = arrangements(checked)
     if not readings and all(suit_of(t) == "z" for t in all_tiles(checked)):
         points, items = ALL_HONORS.points, [(ALL_HONORS, 1)]  # 乱风: any fourteen honors

@@ -15,16 +15,15 @@ from typing import Any
 from .common import (
     Exclusion,
     Hand,
-    HandError,
     Row,
     Score,
     Set,
+    admit,
     all_tiles,
     arrangements,
     four_of_a_kind,
     invalid,
     is_pung,
-    load,
     make_score,
     pairs_text,
     payments,
@@ -111,13 +110,9 @@ def _best(hand: Hand) -> Reading | None:
 
 def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:
     """Score a win under Sichuan rules; an impossible hand answers `valid: false`."""
-    try:
-        checked = load(hand)
-    except HandError as error:
-        return invalid(RULESET, error.message, error.pointer)
-    reason = _refusal(checked)
-    if reason:
-        return invalid(RULESET, reason)
+    checked = admit(hand, RULESET, _refusal)
+    if isinstance(checked, Score):
+        return checked
     found = _best(checked)
     if found is None:
         return invalid(RULESET, "not a winning hand (four sets and a pair, or seven pairs)")
