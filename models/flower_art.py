@@ -18,7 +18,9 @@ from datasets.faces.fonts import cjk_fonts, load_font
 
 Rng = np.random.Generator
 FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
-DECOY_CHARS = "券才證首是選耀您福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
+# Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
+# shipped classifier's run did (券才證首是選耀您), which flatters that validation measure.
+DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
 INKS = [(200, 30, 30), (20, 20, 20), (30, 60, 180), (30, 120, 50), (220, 80, 120)]
 GREENS = [(30, 120, 50), (20, 90, 40), (60, 140, 60), (40, 100, 90)]
 BLOSSOMS = [(200, 30, 40), (220, 80, 120), (200, 40, 40), (40, 60, 180), (230, 150, 30)]

@@ -28,8 +28,11 @@ class Tiles:
 
     Attributes:
         xyxy: (n, 4) axis-aligned boxes x1, y1, x2, y2.
-        corners: (n, 4, 2) the face's corners top-left, top-right, bottom-right, bottom-left
-            as the face reads upright (so a rectifying warp yields an upright face).
+        corners: (n, 4, 2) the face's corners top-left, top-right, bottom-right, bottom-left.
+            Synthetic labels give them as the face reads upright. The shipped detector cannot
+            tell a face from the same face turned half round, so it gives a canonical order
+            (the face's "up" points into the photo's upper-left half-plane): a rectified crop
+            may be upside down, the classifier reads both, and the layout decides the sense.
         confidence: (n,) detector confidence in [0, 1].
         sideways: (n,) the tile lies rotated a quarter turn relative to its row (a claimed tile).
         face_down: (n,) the back is up.
