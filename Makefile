@@ -2,7 +2,7 @@
 PY ?= python3
 STAMP := .cache/installed.stamp
 
-.PHONY: install serve test lint typecheck pytest art browser bench
+.PHONY: install serve test lint typecheck pytest art browser bench eval
 
 $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[api,train,dev]'
@@ -35,3 +35,11 @@ test: lint typecheck pytest
 
 bench: install
 	$(PY) benchmarks/scoring.py
+	$(PY) benchmarks/synth.py --n 60
+
+# The vision figures of the model cards: needs a held-out synthetic set (see models/detector.md)
+# and the real crops, which are validation only and never enter the repo.
+CAMERASH ?= ../shared/data/camerash-crops
+VAL ?= runs/val_kde
+eval: install
+	$(PY) -m benchmarks.vision --camerash $(CAMERASH) --synthetic $(VAL) --out docs/vision/eval.json
