@@ -1,0 +1,144 @@
+"""Which rows are the declared hand: grown from the row holding most of it while the count and
+the rows' reach and alignment allow; other rows (discards, the wall) become strays. Also joins
+an added kong's stray tile to its meld and fits the hand to 14 tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.geometry import Frame, TileGeometry
+from vision.segment import FLOWER_SLICE, Group
+from vision.types import Tiles
+
+_ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
+_ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
+_HAND_TILES = 14
+
+
+def select_hand_rows(
+    rows: list[list[int]],
+    segmented: list[list[Group]],
+    tiles: Tiles,
+    kinds: list[str],
+    geometry: TileGeometry,
+    frame: Frame,
+) -> set[int]:
+    """Rows of the declared hand, grown from the row holding most of it.
+
+    Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
+    they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
+    stretch of wall or another player's tiles.
+    """
+    counts = [_hand_count(groups) for groups in segmented]
+
+    def _flowers_after_all(r: int) -> bool:
+        if any(g.role not in ("concealed", "flower") for g in segmented[r]):
+            return False
+        mass = tiles.probs[rows[r], FLOWER_SLICE].sum(axis=1)
+        if float(mass.mean()) < 0.3:
+            return False
+        segmented[r] = [Group("flower", tuple(rows[r]), r)]
+        counts[r] = 0
+        return True
+
+    if not rows or max(counts) == 0:
+        return set(range(len(rows)))
+    across = frame.across(geometry.centers)
+    level = [float(np.median(across[row])) for row in rows]
+    main = int(np.argmax(counts))
+    keep, total = {main}, counts[main]
+    reach = _ROW_REACH * geometry.face_height
+    # Each tile's edge that runs along its row (the top edge, or a sideways tile's side), as
+    # an axis (angle x 2): perspective bends a quarter turn, but not a row's own direction.
+    edge = np.where(np.array([k == "S" for k in kinds])[:, None], geometry.ups, geometry.rights)
+    angle = 2 * np.arctan2(edge[:, 1], edge[:, 0])
+    axis = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    main_axis = axis[rows[main]].mean(axis=0)
+    main_axis /= max(float(np.linalg.norm(main_axis)), 1e-9)
+    for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
+        near = min(abs(level[r] - level[k]) for k in keep) < reach
+        # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
+        aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(_ALIGNED_DEG))))
+        # A row adding nothing to the hand joins only for flowers or a kong's added tile;
+        # walls and other players' backs are rows of face-down tiles adding nothing.
+        useful = (
+            counts[r] > 0
+            or any(g.role == "flower" for g in segmented[r])
+            or (len(rows[r]) == 1 and kinds[rows[r][0]] == "S")
+        )
+        fits = total + counts[r] <= _HAND_TILES
+        if r not in keep and near and aligned >= 0.7 and not fits and _flowers_after_all(r):
+            useful = fits = True  # the count says these are the flowers, one of them misread
+        if r not in keep and near and useful and aligned >= 0.7 and fits:
+            keep.add(r)
+            total += counts[r]
+    return keep
+
+
+def _hand_count(groups: list[Group]) -> int:
+    """Tiles toward the 14 of a hand (a kong counts 3; flowers and strays none)."""
+    count = 0
+    for g in groups:
+        if g.role in ("meld", "concealed_kong"):
+            count += min(len(g.tiles), 3)
+        elif g.role == "concealed":
+            count += len(g.tiles)
+    return count
+
+
+def join_added_kong_tiles(
+    groups: list[Group], kinds: list[str], geometry: TileGeometry, frame: Frame
+) -> list[Group]:
+    """A kong made from an exposed pung (加杠): the added tile lies crosswise beside the
+    claimed one, beyond it, rather than extending the row. Join such a stray sideways tile to
+    the meld whose claimed tile it lies against."""
+    along = frame.along(geometry.centers)
+    across = frame.across(geometry.centers)
+    w = geometry.face_width
+    out = list(groups)
+    for stray in groups:
+        if stray.role != "stray":
+            continue
+        left = list(stray.tiles)
+        for t in stray.tiles:
+            if kinds[t] != "S":
+                continue
+            for k, meld in enumerate(out):
+                c = meld.claimed
+                if meld.role != "meld" or c is None or len(meld.tiles) != 3:
+                    continue
+                if abs(along[t] - along[c]) < 0.6 * w and abs(across[t] - across[c]) < 1.6 * w:
+                    at = meld.tiles.index(c) + 1
+                    out[k] = replace(meld, tiles=(*meld.tiles[:at], t, *meld.tiles[at:]))
+                    left.remove(t)
+                    break
+        if len(left) < len(stray.tiles):
+            rest = [replace(stray, tiles=tuple(left))] if left else []
+            i = next(i for i, g in enumerate(out) if g is stray)
+            out[i : i + 1] = rest
+    return out
+
+
+def fit_count(groups: list[Group]) -> list[Group]:
+    """Put lone tiles from the flower rows back among the flowers while the hand has more
+    than 14 tiles: the count, not one tile's reading, decides (a kong counts as 3)."""
+    hand = sum(
+        min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
+        for g in groups
+        if g.role in ("meld", "concealed_kong", "concealed")
+    )
+    flower_rows = {g.row: g for g in groups if g.role == "flower"}
+    out = list(groups)
+    for g in groups:
+        if hand <= _HAND_TILES:
+            break
+        if g.role == "concealed" and len(g.tiles) == 1 and g.row in flower_rows:
+            aside = flower_rows[g.row]
+            merged = Group("flower", (*aside.tiles, *g.tiles), g.row)
+            out = [merged if x is aside else x for x in out if x is not g]
+            flower_rows[g.row] = merged
+            hand -= 1
+    return out

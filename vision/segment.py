@@ -1,0 +1,284 @@
+"""One row of the hand at a time: each tile's pose, the rows tiles chain into, and the best
+split of a row into melds, concealed kongs, loose runs and flowers.
+
+Works from geometry and the classifier's probabilities; which rows belong to the hand is
+`vision.hand_rows`'s call, and which way the rows read is `vision.reading`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from scoring.tiles import CLASSES, FLOWERS, PLAYING
+from vision.geometry import Array, Frame, TileGeometry, meld_log_likelihood
+from vision.types import Tiles
+
+FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
+# Scores of the row segmentation (log-likelihood units): a sideways tile that is not in a
+# meld, or a face-down tile outside a concealed kong, contradicts the rule book's layout.
+_LONE_SIDEWAYS = -6.0
+_LONE_FACE_DOWN = -4.0
+_MELD_BASE = 3.0
+_EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
+# Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
+_CODE_WEIGHT = 0.3
+_NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
+_GAP = 0.08  # tile widths: a gap this wide separates groups in a tightly packed row
+_GAP_MAX = 0.14  # ...and in a loosely packed one (the rule book's groups stand further apart)
+_KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
+
+
+@dataclass(frozen=True)
+class Group:
+    """Tiles that belong together, as indices into `Tiles`, in reading order (left to right).
+
+    `claimed_from` (left / opposite / right) is read from where the sideways tile sits in an
+    exposed meld; `claimed` is that tile's index.
+    """
+
+    role: str
+    tiles: tuple[int, ...]
+    row: int
+    claimed_from: str | None = None
+    claimed: int | None = None
+
+
+def tile_kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
+    """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
+
+    The detector's face-down flag decides: it sees the tile's body, while the classifier's
+    `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
+    """
+    turned = frame.quarter_turned(geometry)
+    # A flower is never claimed, so a turned flower is just lying askew.
+    flowery = tiles.probs[:, FLOWER_SLICE].sum(axis=1) > 0.5
+    kinds = []
+    for i in range(len(tiles)):
+        if tiles.face_down[i]:
+            kinds.append("D")
+        elif (tiles.sideways[i] or turned[i]) and not flowery[i]:
+            kinds.append("S")
+        else:
+            kinds.append("U")
+    return kinds
+
+
+def find_rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
+    """Tiles chained by near neighbours at one depth; rows top to bottom, tiles left to right."""
+    across = frame.across(geometry.centers)
+    along = frame.along(geometry.centers)
+    h = geometry.face_height
+    c = geometry.corners
+    widths = np.minimum(
+        np.linalg.norm(c[:, 1] - c[:, 0], axis=1), np.linalg.norm(c[:, 3] - c[:, 0], axis=1)
+    )
+    n = len(across)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            # Half a tile of depth tolerates a sideways tile aligned on the near edge; tiles
+            # overlapping along the row are in different rows (a row's tiles never overlap).
+            pair = 0.75 * min(widths[i], widths[j])  # the two tiles' own widths: perspective
+            apart_along = pair < abs(along[i] - along[j]) < 3.0 * h
+            if abs(across[i] - across[j]) < 0.5 * h and apart_along:
+                parent[find(i)] = find(j)
+    rows: dict[int, list[int]] = {}
+    for i in range(n):
+        rows.setdefault(find(i), []).append(i)
+    ordered = sorted(rows.values(), key=lambda row: float(np.mean(across[row])))
+    return [sorted(row, key=lambda i: float(along[i])) for row in ordered]
+
+
+def _gaps_after(
+    row: list[int], kinds: list[str], geometry: TileGeometry, frame: Frame
+) -> list[float]:
+    """For each tile but the last: the gap before the next tile, in local tile widths.
+
+    gap = distance between the two centres along the row minus half of each tile's extent
+    along the row. Centres average four corners and extents are medians over neighbours of
+    the same pose, so a detector's corner noise is averaged down instead of opening or
+    closing gaps; the extents follow the row, so perspective (far tiles look smaller) does
+    not either.
+    """
+    if len(row) < 2:
+        return []
+    c = geometry.corners[row]
+    width = (
+        np.linalg.norm(c[:, 1] - c[:, 0], axis=1) + np.linalg.norm(c[:, 2] - c[:, 3], axis=1)
+    ) / 2
+    height = (
+        np.linalg.norm(c[:, 3] - c[:, 0], axis=1) + np.linalg.norm(c[:, 2] - c[:, 1], axis=1)
+    ) / 2
+    turned = np.array([kinds[i] == "S" for i in row])
+    along = frame.along(geometry.centers[row])
+    local_width = _width_along_row(along, width, ~turned)
+    # A sideways tile spans its face height along the row: the set's height/width ratio
+    # times the local width (measured from the sideways tiles themselves).
+    ratio = float(np.median(height[turned] / local_width[turned])) if turned.any() else 1.0
+    smooth = np.where(turned, ratio * local_width, local_width)
+    out = []
+    for k in range(len(row) - 1):
+        gap = along[k + 1] - along[k] - (smooth[k] + smooth[k + 1]) / 2
+        out.append(float(2 * gap / (local_width[k] + local_width[k + 1])))
+    return out
+
+
+def _width_along_row(along: Array, width: Array, upright: npt.NDArray[np.bool_]) -> Array:
+    """Face width as a straight-line function of the position along the row.
+
+    A fit over the row's upright tiles averages out corner noise, and the slope follows
+    perspective (tiles farther from the camera look smaller).
+    """
+    if upright.sum() >= 3 and np.ptp(along[upright]) > 0:
+        # A straight row under a pinhole camera: linear; a curve for lens distortion when
+        # the row is long enough to show it.
+        degree = 2 if upright.sum() >= 8 else 1
+        fitted = np.polyval(np.polyfit(along[upright], width[upright], degree), along)
+        return np.asarray(np.clip(fitted, 0.5 * width.min(), 2.0 * width.max()), dtype=np.float64)
+    typical = float(np.median(width[upright])) if upright.any() else float(np.median(width))
+    return np.full(len(along), typical)
+
+
+def segment_row(
+    row: list[int],
+    r: int,
+    kinds: list[str],
+    tiles: Tiles,
+    geometry: TileGeometry,
+    frame: Frame,
+    warnings: list[str],
+    apart: dict[int, float],
+) -> list[Group]:
+    """Best split of one row into melds, concealed kongs and loose runs (dynamic programme).
+
+    Fills `apart`: how far each tile stands from its nearest row neighbour, in tile widths.
+    """
+    sizes = _gaps_after(row, kinds, geometry, frame)
+    # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
+    # Hand-laid tiles are not packed tight: the row's own typical spacing sets the bar.
+    typical = float(np.median(np.maximum(sizes, 0.0))) if sizes else 0.0
+    bar = min(max(_GAP, 2.5 * typical), _GAP_MAX)
+    gap = [g > bar for g in sizes]
+    n = len(row)
+    for k, tile in enumerate(row):
+        sides = sizes[max(k - 1, 0) : k + 1]
+        apart[tile] = min(sides) if sides else np.inf
+    empty: list[tuple[str, int, int]] = []
+    best = [(0.0, empty)] + [(-np.inf, empty) for _ in range(n)]
+    for i in range(n):
+        score_i, plan_i = best[i]
+        if score_i == -np.inf:
+            continue
+        lone = {"S": _LONE_SIDEWAYS, "D": _LONE_FACE_DOWN}.get(kinds[row[i]], 0.0)
+        if score_i + lone > best[i + 1][0]:
+            best[i + 1] = (score_i + lone, [*plan_i, ("single", i, i + 1)])
+        for length in (3, 4):
+            j = i + length
+            if j > n:
+                continue
+            kind, value = _window(row[i:j], kinds, tiles)
+            if kind is None:
+                continue
+            edges = [i == 0 or gap[i - 1], j == n or gap[j - 1]]
+            value += sum(_EDGE_AT_GAP if e else _EDGE_TOUCHING for e in edges)
+            value += _GAP_INSIDE * sum(gap[i : j - 1])
+            if score_i + value > best[j][0]:
+                best[j] = (score_i + value, [*plan_i, (kind, i, j)])
+    return _groups_from_plan(row, r, best[n][1], gap, kinds, tiles, warnings)
+
+
+def _window(members: list[int], kinds: list[str], tiles: Tiles) -> tuple[str | None, float]:
+    """Is this run of 3-4 tiles a meld by pose? Returns its kind and pose+code score."""
+    pose = [kinds[i] for i in members]
+    down = tuple(int(k == "D") for k in pose)
+    if pose.count("S") == 1 and not any(down):
+        shape = "chow_pung" if len(members) == 3 else "kong"
+        codes = meld_log_likelihood(tiles.probs[members][:, : len(PLAYING)], shape)
+        return "meld", _MELD_BASE + _CODE_WEIGHT * codes
+    if len(members) == 4 and down in _KONG_FACE_DOWN and "S" not in pose:
+        up = [m for m, d in zip(members, down, strict=True) if not d]
+        codes = meld_log_likelihood(tiles.probs[up][:, : len(PLAYING)], "same") if up else 0.0
+        return "concealed_kong", _MELD_BASE + _CODE_WEIGHT * codes
+    return None, 0.0
+
+
+def _groups_from_plan(
+    row: list[int],
+    r: int,
+    plan: list[tuple[str, int, int]],
+    gap: list[bool],
+    kinds: list[str],
+    tiles: Tiles,
+    warnings: list[str],
+) -> list[Group]:
+    groups: list[Group] = []
+    run: list[int] = []
+
+    def close_run() -> None:
+        nonlocal run
+        if run:
+            groups.extend(_split_flowers(run, r, tiles))
+        run = []
+
+    for kind, i, j in plan:
+        members = tuple(row[i:j])
+        if kind == "single":
+            tile = row[i]
+            if kinds[tile] in ("S", "D"):
+                close_run()
+                what = "sideways" if kinds[tile] == "S" else "face-down"
+                warnings.append(f"a {what} tile (#{tile}) is not part of any meld")
+                groups.append(Group("stray", members, r))
+                continue
+            if run and gap[i - 1]:
+                close_run()
+            run.append(tile)
+            continue
+        close_run()
+        if kind == "meld":
+            side = next(p for p, t in enumerate(members) if kinds[t] == "S")
+            claimed_from = _claimed_from(side, len(members))
+            groups.append(Group("meld", members, r, claimed_from, members[side]))
+        else:
+            groups.append(Group("concealed_kong", members, r))
+    close_run()
+    return groups
+
+
+def _split_flowers(run: list[int], r: int, tiles: Tiles) -> list[Group]:
+    """A run of loose tiles is flowers if, taken together, it more likely is than not.
+
+    Decided per run, not per tile: flowers are put aside as a group, so one misread tile must
+    not split a run (its neighbours' evidence outweighs it). A tile that is clearly no flower
+    (a winning tile nudged out towards the flowers) leaves the run on its own.
+    """
+    mass = 0.98 * tiles.probs[run, FLOWER_SLICE].sum(axis=1).astype(np.float64) + 0.01
+    if float(np.log(mass).sum() - np.log(1 - mass).sum()) <= 0:
+        return [Group("concealed", tuple(run), r)]
+    groups: list[Group] = []
+    flowers: list[int] = []
+    for tile, m in zip(run, mass, strict=True):
+        if m < _NO_FLOWER:
+            groups.append(Group("concealed", (tile,), r))
+        else:
+            flowers.append(tile)
+    return [Group("flower", tuple(flowers), r), *groups]
+
+
+def _claimed_from(position: int, length: int) -> str:
+    """The rule book's layout: the claimed tile points at the player it came from."""
+    if position == 0:
+        return "left"
+    if position == length - 1:
+        return "right"
+    return "opposite"
