@@ -163,26 +163,17 @@ def draw_labels(image: np.ndarray, annotations: Sequence[dict[str, Any]]) -> np.
         label = ann["code"] + ("*" if ann.get("sideways") else "")
         if ann.get("face_down"):
             label += f"({ann.get('hidden_code', '?')})"
-        cv2.putText(
-            out,
-            label,
-            (x, max(y - 4, 12)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6 * scale * 1.6,
-            (0, 0, 0),
-            thick + 2,
-            cv2.LINE_AA,
-        )
-        cv2.putText(
-            out,
-            label,
-            (x, max(y - 4, 12)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6 * scale * 1.6,
-            (255, 255, 255),
-            thick,
-            cv2.LINE_AA,
-        )
+        for colour, width in (((0, 0, 0), thick + 2), ((255, 255, 255), thick)):  # outlined
+            cv2.putText(
+                out,
+                label,
+                (x, max(y - 4, 12)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.6 * scale * 1.6,
+                colour,
+                width,
+                cv2.LINE_AA,
+            )
     return out
 
 
