@@ -3,8 +3,11 @@
 Hong Kong and Chinese sets print a plant or scene, a corner numeral 1-4 and a corner
 character (梅蘭菊竹 / 春夏秋冬, or in some sets an unrelated character). The faces sources give
 few such designs, and the classifier then reads a numeral-and-picture tile as a suit tile.
-These faces teach the cue that matters: numeral + character + picture = a flower. They are
-ours (no third-party art); fonts are the CJK fonts the faces sources already use.
+These faces teach the cue that matters: numeral + character + picture = a flower. Some sets
+print no picture at all, only the flower's character large in the middle, often inside a
+thin frame (which the classifier must not take for the framed white dragon): a share of the
+faces are drawn that way. They are ours (no third-party art); fonts are the CJK fonts the faces
+sources already use.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from datasets.faces.fonts import cjk_fonts, load_font
 
 Rng = np.random.Generator
 FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
+CHINESE_NUMERALS = "一二三四"
+LETTERED_SHARE = 0.25  # faces with the character alone, no picture
 # Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
 # shipped classifier's run did (券才證首是選耀您), which flatters that validation measure.
 DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
@@ -117,14 +122,39 @@ def _plant(draw: ImageDraw.ImageDraw, rng: Rng, kind: int, w: int, h: int) -> No
         )
 
 
+def _lettered(draw: ImageDraw.ImageDraw, rng: Rng, index: int, w: int, h: int) -> None:
+    """The flower's character large in the middle, maybe framed, maybe a small numeral."""
+    fonts, weights = cjk_fonts()
+    font_face = fonts[rng.choice(len(fonts), p=np.asarray(weights))]
+    ink = _pick(rng, [*INKS, (190, 150, 40), (170, 120, 30)])  # gold is common on these
+    if rng.random() < 0.6:
+        m = w * rng.uniform(0.06, 0.14)
+        draw.rectangle(
+            [m, m * h / w, w - m, h - m * h / w], outline=ink, width=max(1, int(w * 0.015))
+        )
+    size = int(w * rng.uniform(0.45, 0.62))
+    font = load_font(font_face, size)
+    x = (w - size) / 2 + rng.normal(0, w * 0.03)
+    y = (h - size) / 2 + rng.normal(0, h * 0.05)
+    draw.text((x, y), FLOWER_CHARS[index], font=font, fill=ink)
+    if rng.random() < 0.5:
+        numeral = str(index % 4 + 1) if rng.random() < 0.6 else CHINESE_NUMERALS[index % 4]
+        small = load_font(font_face, int(w * rng.uniform(0.18, 0.26)))
+        corner = (w * 0.12, h * 0.08) if rng.random() < 0.5 else (w * 0.68, h * 0.08)
+        draw.text(corner, numeral, font=small, fill=_pick(rng, INKS))
+
+
 def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.ndarray:
     """A flower or season face (`1h`..`8h`): RGB uint8, upright."""
     index = int(code[0]) - 1
-    numeral = str(index % 4 + 1)
+    numeral = str(index % 4 + 1) if rng.random() < 0.8 else CHINESE_NUMERALS[index % 4]
     w, h = size
     paper = tuple(int(v) for v in rng.integers(235, 256, 3))
     image = Image.new("RGB", size, paper)
     draw = ImageDraw.Draw(image)
+    if rng.random() < LETTERED_SHARE:
+        _lettered(draw, rng, index, w, h)
+        return np.asarray(image, dtype=np.uint8).copy()
     kind = index if index < 4 and rng.random() < 0.7 else int(rng.integers(0, 5))
     _plant(draw, rng, kind, w, h)
     fonts, weights = cjk_fonts()
