@@ -28,7 +28,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from tqdm import tqdm
 
 from models.camerash import read_camerash
-from models.classifier_net import INPUT_H, INPUT_W, Calibrated, TileClassifier
+from models.classifier_net import INPUT_H, INPUT_W, Calibrated, TileClassifier, both_ways
 from models.flower_art import flower_face
 from models.scene_crops import scene_crops
 from models.tile_augment import augment, photometric
@@ -99,9 +99,12 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
         flower_share: float,
         scenes: tuple[np.ndarray, np.ndarray] | None = None,
         scene_share: float = 0.0,
+        oversample: dict[str, float] | None = None,
     ) -> None:
         self.pool, self.batch, self.seed, self.flower_share = pool, batch, seed, flower_share
         self.codes = [c for c in CLASSES if self.pool[c] or c in FLOWERS or c == BACK]
+        weights = np.array([(oversample or {}).get(c, 1.0) for c in self.codes])
+        self.weights = weights / weights.sum()
         self.scenes, self.scene_share = scenes, scene_share if scenes is not None else 0.0
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
@@ -110,9 +113,8 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
         rng = np.random.default_rng(self.seed + (info.id if info else 0) * 7919)
         while True:
             n_scene = int(rng.binomial(self.batch, self.scene_share))
-            codes = [
-                self.codes[i] for i in rng.integers(len(self.codes), size=self.batch - n_scene)
-            ]
+            picks = rng.choice(len(self.codes), size=self.batch - n_scene, p=self.weights)
+            codes = [self.codes[i] for i in picks]
             crops = [augment(draw_face(c, self.pool, rng, self.flower_share), rng) for c in codes]
             labels = [CLASS_INDEX[c] for c in codes]
             if n_scene and self.scenes is not None:
@@ -156,7 +158,8 @@ def load_camerash(root: str | None) -> tuple[torch.Tensor, torch.Tensor] | None:
 @torch.no_grad()
 def logits_of(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     net.eval()
-    out = torch.cat([net(x[i : i + 256]) for i in range(0, len(x), 256)])
+    # As the exported graph answers: the crop and its half turn, logits averaged.
+    out = torch.cat([both_ways(net, x[i : i + 256]) for i in range(0, len(x), 256)])
     net.train()
     return out
 
@@ -238,6 +241,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--scenes", nargs="*", default=[], help="mjlens synth folders to crop faces from"
     )
     p.add_argument("--scene-share", type=float, default=0.3, help="share of scene crops per batch")
+    p.add_argument(
+        "--oversample",
+        nargs="*",
+        default=[],
+        metavar="CODE=W",
+        help="draw these codes W times as often (the faces most often confused)",
+    )
     p.add_argument("--batch", type=int, default=96)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--width", type=int, default=32)
@@ -267,7 +277,10 @@ def train(
     if scenes is not None:
         with open(log, "a") as f:
             f.write(json.dumps({"scene_crops": len(scenes[1])}) + "\n")
-    data = AugmentedFaces(pool, args.batch, args.seed, args.flower_share, scenes, args.scene_share)
+    oversample = {code: float(w) for code, w in (o.split("=") for o in args.oversample)}
+    data = AugmentedFaces(
+        pool, args.batch, args.seed, args.flower_share, scenes, args.scene_share, oversample
+    )
     loader = DataLoader(
         data, batch_size=None, num_workers=1, prefetch_factor=4, persistent_workers=True
     )
