@@ -27,6 +27,11 @@ STRIDE = 4
 REG_UNIT = 32.0  # the network's regressions are in units of this many input pixels
 FIRST_SIDE = 640  # long side of the first pass
 SMALL_TILE = 24.0  # face short side (network px) under which a second pass pays off
+# A face this much smaller than the photo's confident faces is a speck of texture (a dot on a
+# tile, a fleck of wood grain), not a tile: the tiles of one photo differ in size by
+# perspective, far less than this.
+SPECK_RATIO = 0.4
+CONFIDENT = 0.5
 TARGET_TILE = 40.0  # face short side wanted in the second pass
 MAX_SECOND_SIDE = 1280
 PAD_VALUE = 114
@@ -80,6 +85,23 @@ def _one_peak_per_face(corners: FloatArray, order: npt.NDArray[np.int_]) -> npt.
         if not inside:
             kept.append(int(i))
     return np.array(kept, dtype=np.int_)
+
+
+def drop_specks(tiles: Tiles) -> Tiles:
+    """Tiles without the detections far smaller than the photo's confident faces."""
+    if len(tiles) < 2:
+        return tiles
+    short = _face_short_sides(tiles.corners)
+    confident = short[tiles.confidence >= CONFIDENT]
+    reference = float(np.median(confident if len(confident) else short))
+    keep = np.nonzero(short >= SPECK_RATIO * reference)[0]
+    return Tiles(
+        tiles.xyxy[keep],
+        tiles.corners[keep],
+        tiles.confidence[keep],
+        tiles.sideways[keep],
+        tiles.face_down[keep],
+    )
 
 
 def _face_short_sides(corners: FloatArray) -> FloatArray:
@@ -176,7 +198,7 @@ class Detector:
         rgb = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
         batch = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None])
         heat, reg = self.session.run(None, {self.input_name: batch})
-        tiles = decode_heads(heat[0], reg[0], self.threshold)
+        tiles = drop_specks(decode_heads(heat[0], reg[0], self.threshold))
         sx, sy = w / nw, h / nh
         factor = np.array([sx, sy], np.float32)
         return Tiles(

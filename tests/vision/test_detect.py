@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import MODEL_PATH, Detector, decode_heads
+from vision.detect import MODEL_PATH, Detector, decode_heads, drop_specks
 from vision.load import Photo
 from vision.nms import nms
 from vision.sideways import sideways_flags
@@ -131,3 +131,19 @@ def test_sideways_tile_in_a_row() -> None:
     quads.append([[x, 40], [x, 10], [x + 40, 10], [x + 40, 40]])
     flags = sideways_flags(np.array(quads, np.float32))
     assert flags.tolist() == [False] * 5 + [True]
+
+
+def test_drop_specks_keeps_tiles_and_drops_texture() -> None:
+    def face(x: float, w: float) -> list[list[float]]:
+        return [[x, 0], [x + w, 0], [x + w, 1.3 * w], [x, 1.3 * w]]
+
+    corners = np.array([face(0, 40), face(45, 38), face(90, 36), face(140, 6)], np.float32)
+    tiles = Tiles(
+        np.zeros((4, 4), np.float32),
+        corners,
+        np.array([0.9, 0.8, 0.7, 0.6], np.float32),
+        np.zeros(4, bool),
+        np.zeros(4, bool),
+    )
+    kept = drop_specks(tiles)
+    assert len(kept) == 3 and kept.corners[:, 0, 0].tolist() == [0, 45, 90]
