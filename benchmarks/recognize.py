@@ -13,6 +13,8 @@ were flagged, and the flag rate.
     python benchmarks/recognize.py render --out .cache/bench_kde --n 500 --sources kde
     python benchmarks/recognize.py eval --data .cache/bench_kde --mode sim
     python benchmarks/recognize.py eval --data .cache/bench_kde --mode models
+    python benchmarks/recognize.py render --out .cache/bench_real --n 300 \
+        --camerash ../shared/data/camerash-crops   # real faces (validation only)
 """
 
 from __future__ import annotations
@@ -49,8 +51,15 @@ CONTEXT_FIELDS = (
 )
 
 
-def render(out: Path, n: int, sources: list[str], size: int, seed: int) -> None:
+def render(
+    out: Path, n: int, sources: list[str], size: int, seed: int, camerash: str | None = None
+) -> None:
     from datasets.scene import render_scene
+
+    if camerash:  # real faces, evaluation only: they replace the named sources
+        from datasets.faces.camerash import register
+
+        sources = [register(camerash)]
 
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
@@ -264,6 +273,9 @@ def main() -> None:
     r.add_argument("--sources", nargs="+", default=["kde"])
     r.add_argument("--size", type=int, default=1024)
     r.add_argument("--seed", type=int, default=2026)
+    r.add_argument(
+        "--camerash", help="lay out the real camerash faces from this folder (evaluation only)"
+    )
     e = sub.add_parser("eval", help="recognize the rendered photos and compare with the labels")
     e.add_argument("--data", required=True)
     e.add_argument("--mode", choices=("sim", "classifier", "models"), default="sim")
@@ -280,7 +292,7 @@ def main() -> None:
     e.add_argument("--report", help="write every photo's outcome to this JSON file")
     args = parser.parse_args()
     if args.step == "render":
-        render(Path(args.out), args.n, args.sources, args.size, args.seed)
+        render(Path(args.out), args.n, args.sources, args.size, args.seed, args.camerash)
         return
     print(json.dumps(evaluate(args), indent=1))
 

@@ -57,8 +57,15 @@ _FACTORIES: dict[str, Callable[[], FaceSource]] = {
 _CACHE: dict[str, FaceSource] = {}
 
 
+def register_source(name: str, factory: Callable[[], FaceSource]) -> None:
+    """Add an evaluation-only source (not in SOURCES, so no default list ever picks it)."""
+    _FACTORIES[name] = factory
+    _CACHE.pop(name, None)
+
+
 def get_source(name: str) -> FaceSource:
-    """The face source called `name` (one of SOURCES); raises ArtMissing if its art is absent."""
+    """The face source called `name` (one of SOURCES, or one registered for evaluation);
+    raises ArtMissing if its art is absent."""
     if name not in _FACTORIES:
         raise KeyError(f"unknown face source {name!r}; known: {', '.join(SOURCES)}")
     if name not in _CACHE:
