@@ -26,6 +26,12 @@ MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 # Review thresholds, set on the held-out synthetic benchmark (benchmarks/recognize.py).
 REVIEW_CONFIDENCE = 0.9  # hand probability among the legal readings
 REVIEW_PLAUSIBILITY = 0.02  # best legal reading vs the tile-by-tile reading
+# Flower probability of a tile left out of the hand within which it may be a misread flower:
+# flowers are the faces read worst, and a flower row read as suit tiles is left out as
+# "apart from the hand" while the hand itself stays legal, losing the flowers silently. A
+# tile surely a flower is left out on purpose (another player's flowers, a stray one).
+REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
+_FLOWER_IDS = [CLASSES.index(f) for f in FLOWERS]
 _CONTEXT_KEYS = (
     "seat_wind",
     "prevalent_wind",
@@ -158,13 +164,22 @@ def interpret(
     scored = _score(decoded.hand, ruleset, warnings)
     _lap(timings, "score", clock)
     # Not a review reason on its own: tight framing is common and usually harmless.
-    reasons = review_reasons(found, decoded, scored)
+    reasons = review_reasons(found, decoded, scored, tiles)
     return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
 
 
-def review_reasons(found: Layout, decoded: Decoded, scored: Json | None) -> list[str]:
+def review_reasons(
+    found: Layout, decoded: Decoded, scored: Json | None, tiles: Tiles | None = None
+) -> list[str]:
     """Why a person should check this photo; empty when the reading can be trusted."""
     reasons = []
+    if tiles is not None and len(tiles):
+        strays = [t for g in found.of_role("stray") for t in g.tiles]
+        mass = tiles.probs[strays][:, _FLOWER_IDS].sum(axis=1)
+        low, high = REVIEW_FLOWER_LEFT_OUT
+        doubtful = (mass >= low) & (mass < high)
+        if doubtful.any():
+            reasons.append(f"{int(doubtful.sum())} tiles left out of the hand may be flowers")
     if decoded.hand is None:
         reasons.append("no legal hand was read")
     elif decoded.confidence < REVIEW_CONFIDENCE:

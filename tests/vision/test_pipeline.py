@@ -81,6 +81,20 @@ def test_uncertain_reading_is_flagged_for_review() -> None:
     assert any("another reading" in r for r in result.review_reasons)
 
 
+def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
+    """Real flower faces read as 1s drop out of the hand silently; the hand stays legal."""
+    ann = lay_out_hand(HAND)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    flower = next(i for i, a in enumerate(ann) if a["code"] == "3h")
+    tiles.probs[flower] = 0
+    tiles.probs[flower, CLASSES.index("1s")] = 0.8
+    tiles.probs[flower, CLASSES.index("3h")] = 0.2
+    result = interpret(tiles)
+    assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
+    assert result.review
+    assert "1 tiles left out of the hand may be flowers" in result.review_reasons
+
+
 @pytest.mark.parametrize(
     "context",
     [
