@@ -43,3 +43,4 @@ CAMERASH ?= ../shared/data/camerash-crops
 VAL ?= runs/val_kde
 eval: install
 	$(PY) -m benchmarks.vision --camerash $(CAMERASH) --synthetic $(VAL) --out docs/vision/eval.json
+	$(PY) benchmarks/camerash_rows.py --camerash $(CAMERASH) --photos 60 --out docs/vision/camerash_rows.json
