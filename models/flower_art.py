@@ -24,7 +24,7 @@ FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
 CHINESE_NUMERALS = "一二三四"
 LETTERED_SHARE = 0.25  # faces with the character alone, no picture
 # Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
-# shipped classifier's run did (券才證首是選耀您), which flatters that validation measure.
+# first session's classifier runs did (券才證首是選耀您), which flatters that validation measure.
 DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
 INKS = [(200, 30, 30), (20, 20, 20), (30, 60, 180), (30, 120, 50), (220, 80, 120)]
 GREENS = [(30, 120, 50), (20, 90, 40), (60, 140, 60), (40, 100, 90)]
