@@ -94,14 +94,7 @@ def drop_specks(tiles: Tiles) -> Tiles:
     short = _face_short_sides(tiles.corners)
     confident = short[tiles.confidence >= CONFIDENT]
     reference = float(np.median(confident if len(confident) else short))
-    keep = np.nonzero(short >= SPECK_RATIO * reference)[0]
-    return Tiles(
-        tiles.xyxy[keep],
-        tiles.corners[keep],
-        tiles.confidence[keep],
-        tiles.sideways[keep],
-        tiles.face_down[keep],
-    )
+    return tiles[np.nonzero(short >= SPECK_RATIO * reference)[0]]
 
 
 def _face_short_sides(corners: FloatArray) -> FloatArray:

@@ -20,6 +20,7 @@ from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.layout import Layout, layout, role_of_each
 from vision.load import Photo, load_photo
+from vision.segment import FLOWER_SLICE
 from vision.types import Tiles
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -31,7 +32,6 @@ REVIEW_PLAUSIBILITY = 0.02  # best legal reading vs the tile-by-tile reading
 # "apart from the hand" while the hand itself stays legal, losing the flowers silently. A
 # tile surely a flower is left out on purpose (another player's flowers, a stray one).
 REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
-_FLOWER_IDS = [CLASSES.index(f) for f in FLOWERS]
 _CONTEXT_KEYS = (
     "seat_wind",
     "prevalent_wind",
@@ -175,7 +175,7 @@ def review_reasons(
     reasons = []
     if tiles is not None and len(tiles):
         strays = [t for g in found.of_role("stray") for t in g.tiles]
-        mass = tiles.probs[strays][:, _FLOWER_IDS].sum(axis=1)
+        mass = tiles.probs[strays, FLOWER_SLICE].sum(axis=1)
         low, high = REVIEW_FLOWER_LEFT_OUT
         doubtful = (mass >= low) & (mass < high)
         if doubtful.any():

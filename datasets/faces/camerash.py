@@ -30,9 +30,7 @@ class CamerashSource(RasterSource):
             files[code].append(path)
         super().__init__(NAME, "validation only (see the folder's LICENSE)", files)
 
-    def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
-        paths = self.paths(code)
-        path = paths[int(rng.integers(len(paths)))]
+    def _load(self, path: Path) -> np.ndarray:
         image = Image.open(path).convert("RGB")
         w, h = image.size
         mx, my = round(MARGIN * w), round(MARGIN * h)

@@ -26,8 +26,12 @@ class RasterSource:
         paths = self._files[code]
         path = paths[int(rng.integers(len(paths)))]
         if path not in self._cache:
-            self._cache[path] = load_face(path)
+            self._cache[path] = self._load(path)
         return self._cache[path].copy()
+
+    def _load(self, path: Path) -> np.ndarray:
+        """One variant's image as RGB uint8 at the common face size."""
+        return load_face(path)
 
     def paths(self, code: str) -> tuple[Path, ...]:
         """The image files behind a code (repeated where a variant is weighted up)."""
