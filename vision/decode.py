@@ -25,7 +25,7 @@ from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
 from vision.layout import Group, Layout
 from vision.shape import is_winning
-from vision.types import Tiles
+from vision.types import FLOWER_SLICE, Tiles
 
 TOP_K = 6  # codes tried per loose tile
 MELD_OPTIONS = 6  # codes tried per meld
@@ -34,7 +34,6 @@ _UNIFORM_SHARE = 0.01
 _SEARCH_SPAN = 9.0  # stop when readings are e^9 less probable than the best legal one
 _MAX_READINGS = 20000
 _BUDGET_S = 0.25
-_FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
 _CHOWS = tuple(
     tuple(PLAYING.index(f"{r + k}{s}") for k in range(3)) for s in "mps" for r in range(1, 8)
 )
@@ -436,7 +435,7 @@ def _decode_flowers(
     if len(chosen_indices) > len(FLOWERS):
         out.warnings.append(f"{len(indices)} flowers found; a set has only {len(FLOWERS)}")
         chosen_indices = chosen_indices[: len(FLOWERS)]
-    logp = np.log(tiles.probs[chosen_indices, _FLOWER_SLICE].astype(np.float64) + 1e-9)
+    logp = np.log(tiles.probs[chosen_indices, FLOWER_SLICE].astype(np.float64) + 1e-9)
     # Exact assignment by dynamic programming over the set of flower codes already used.
     best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
     for row in logp:
@@ -460,7 +459,7 @@ def _decode_flowers(
             out.changes.append(
                 Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
             )
-    shares = tiles.probs[chosen_indices, _FLOWER_SLICE].astype(np.float64) + 1e-9
+    shares = tiles.probs[chosen_indices, FLOWER_SLICE].astype(np.float64) + 1e-9
     shares /= shares.sum(axis=1, keepdims=True)
     right = float(np.prod([shares[row, k] for row, k in enumerate(picks)]))
     return _sorted([FLOWERS[k] for k in picks]), right

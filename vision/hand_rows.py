@@ -10,8 +10,8 @@ from dataclasses import replace
 import numpy as np
 
 from vision.geometry import Frame, TileGeometry
-from vision.segment import FLOWER_SLICE, Group
-from vision.types import Tiles
+from vision.segment import Group
+from vision.types import FLOWER_SLICE, Tiles
 
 _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)

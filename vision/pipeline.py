@@ -20,8 +20,7 @@ from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.layout import Layout, layout, role_of_each
 from vision.load import Photo, load_photo
-from vision.segment import FLOWER_SLICE
-from vision.types import Tiles
+from vision.types import FLOWER_SLICE, Tiles
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 # Review thresholds, set on the held-out synthetic benchmark (benchmarks/recognize.py).

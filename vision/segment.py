@@ -12,11 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES, FLOWERS, PLAYING
+from scoring.tiles import PLAYING
 from vision.geometry import Array, Frame, TileGeometry, meld_log_likelihood
-from vision.types import Tiles
+from vision.types import FLOWER_SLICE, Tiles
 
-FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
 # Scores of the row segmentation (log-likelihood units): a sideways tile that is not in a
 # meld, or a face-down tile outside a concealed kong, contradicts the rule book's layout.
 _LONE_SIDEWAYS = -6.0

@@ -11,11 +11,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES
+from scoring.tiles import CLASSES, FLOWERS
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
 Index = int | slice | npt.NDArray[np.bool_] | npt.NDArray[np.int_]
+
+
+# The flowers and seasons in the model's class order: one slice of every `probs` row.
+FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
 
 
 def _empty_probs(n: int) -> FloatArray:
