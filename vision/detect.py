@@ -33,6 +33,14 @@ SMALL_TILE = 24.0  # face short side (network px) under which a second pass pays
 SPECK_RATIO = 0.4
 CONFIDENT = 0.5
 TARGET_TILE = 40.0  # face short side wanted in the second pass
+# Faces this large at the first pass (a close-up of a few tiles) lie past the sizes the
+# network was trained on: there it finds a tile's dots and characters rather than the tile.
+# A coarse look at a quarter of the pixels sees such tiles at a familiar size; when its
+# confident faces are this large (in first-pass pixels), the photo is looked at again,
+# scaled so faces are TARGET_LARGE.
+COARSE_SIDE = 320
+LARGE_TILE = 80.0
+TARGET_LARGE = 48.0
 MAX_SECOND_SIDE = 1280
 PAD_VALUE = 114
 
@@ -146,8 +154,12 @@ class Detector:
         """Tiles in the pixels of `image` (BGR), with the second pass where tiles are small."""
         h, w = image.shape[:2]
         scale = min(1.0, FIRST_SIDE / max(h, w))
-        tiles = self._run(image, scale)
-        if self.second_pass and len(tiles):
+        large = self._large_faces(image, scale) if self.second_pass else None
+        if large is not None:
+            tiles = self._run(image, scale * TARGET_LARGE / large)
+        else:
+            tiles = self._run(image, scale)
+        if self.second_pass and large is None and len(tiles):
             short = float(np.median(_face_short_sides(tiles.corners))) * scale
             if short < SMALL_TILE:
                 tiles = self._closer(image, tiles, short / scale)
@@ -158,6 +170,17 @@ class Detector:
             sideways_flags(tiles.corners),
             tiles.face_down,
         )
+
+    def _large_faces(self, image: Image, scale: float) -> float | None:
+        """The faces' short side in first-pass pixels when the photo is a close-up, else None."""
+        h, w = image.shape[:2]
+        coarse = min(scale, COARSE_SIDE / max(h, w))
+        tiles = self._run(image, coarse)
+        confident = tiles.confidence >= CONFIDENT
+        if not confident.any():
+            return None
+        short = float(np.median(_face_short_sides(tiles.corners[confident]))) * scale
+        return short if short > LARGE_TILE else None
 
     def _closer(self, image: Image, tiles: Tiles, short: float) -> Tiles:
         """Run again on the region holding the tiles, scaled so faces are ~TARGET_TILE px."""

@@ -101,6 +101,27 @@ def test_detect_then_classify_names_the_tiles(detector: Detector) -> None:
     assert right / total >= CODES_FLOOR
 
 
+@needs_model
+def test_close_up_of_three_tiles_reads_the_tiles(detector: Detector) -> None:
+    """Faces ~150 px at the first pass: the network alone found their characters and dots
+    as tiles (5m, 7m, C came out C, W, 8m, 5m); the coarse look rescales the photo first.
+
+    The photo: three tiles cut from a procedural declared win rendered at 4096 px
+    (`mjlens synth --n 3 --seed 123 --size 4096 --sources procedural --kinds declared_win`,
+    photo 0, its 3rd-5th leftmost upright hand tiles, 12 % margin).
+    """
+    from vision.classify import Classifier
+
+    name = "closeup_three.jpg"
+    photo = photo_of(cv2.imread(str(DATA / name)))
+    tiles = Classifier().classify(photo, detector.detect(photo))
+    assert len(tiles) <= len(truth(name)) + 1  # a neighbour's edge at most
+    for label in truth(name):
+        hits = found_by(tiles, label)
+        assert len(hits) == 1
+        assert tiles.codes[hits[0]] == label["code"]
+
+
 def test_decode_heads_reads_one_peak() -> None:
     heat = np.zeros((2, 16, 16), np.float32)
     reg = np.zeros((12, 16, 16), np.float32)
