@@ -16,7 +16,15 @@ from models.classifier_net import INPUT_H, INPUT_W
 
 Rng = np.random.Generator
 
-IVORY = [(236, 240, 244), (222, 236, 244), (210, 228, 240), (245, 245, 245), (200, 220, 235)]
+IVORY = [
+    (236, 240, 244),
+    (222, 236, 244),
+    (210, 228, 240),
+    (245, 245, 245),
+    (200, 220, 235),
+    (222, 200, 165),  # tan and cream faces (RGB), as on older bone-and-bamboo style sets
+    (235, 222, 190),
+]
 BACKING = [
     (60, 140, 40),
     (160, 90, 30),
@@ -200,8 +208,18 @@ def photometric(crop: np.ndarray, rng: Rng) -> np.ndarray:
     return img
 
 
+def stroke_weight(face: np.ndarray, rng: Rng) -> np.ndarray:
+    """Thicker or thinner ink, as sets print the same design bolder or finer: a grey-level
+    erosion (dark ink spreads) or dilation (it shrinks) of the clean face."""
+    size = int(rng.integers(2, 4)) * max(1, face.shape[0] // 160)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.erode(face, kernel) if rng.random() < 0.6 else cv2.dilate(face, kernel)
+
+
 def augment(face: np.ndarray, rng: Rng) -> np.ndarray:
     """One training crop (RGB uint8, INPUT_H x INPUT_W) from one clean upright RGB face."""
+    if rng.random() < 0.25:
+        face = stroke_weight(face, rng)
     if rng.random() < 0.3:
         face = recolour_ink(face, rng)
     canvas, face_quad, tile_quad = compose_tile(face, rng)

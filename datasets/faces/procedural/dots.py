@@ -1,4 +1,4 @@
-"""Dots (筒, circles): rank N shows N coins in the arrangement every set uses."""
+"""Dots (筒, circles): rank N shows N coins in the usual arrangement, spaced per set."""
 
 from __future__ import annotations
 
@@ -45,7 +45,18 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     centres, roles = LAYOUTS[rank]
-    r = RADIUS[rank] * w * float(rng.uniform(0.9, 1.05))
+    r = RADIUS[rank] * w * float(rng.uniform(0.75, 1.05))
+    # Sets space and place their coins a little differently: a per-set squeeze towards the
+    # centre and a small per-coin offset, so the count is what stays the same.
+    squeeze = float(rng.uniform(0.85, 1.0))
+    wobble = float(rng.uniform(0.0, 0.035))
+    centres = [
+        (
+            0.5 + (u - 0.5) * squeeze + float(rng.normal(0, wobble)),
+            0.5 + (v - 0.5) * squeeze + float(rng.normal(0, wobble)),
+        )
+        for u, v in centres
+    ]
     pts = [(x0 + u * w, y0 + v * h) for u, v in centres]
     gaps = [
         ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
@@ -53,7 +64,8 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
         for bx, by in pts[i + 1 :]
     ]
     r = min(r, 0.42 * min(gaps, default=2 * r), 0.5 * h)  # coins never touch: each stays a blob
-    coin = int(rng.integers(4))  # one coin design per set
+    coin = int(rng.integers(COIN_DESIGNS))  # one coin design per set
+    centre_role = str(rng.choice(list("rgbk")))  # the centre colour of two-colour coins
     swap = rng.random() < 0.3  # some sets swap the blue and green roles
     for (u, v), role in zip(centres, roles, strict=True):
         if swap and role in "bg":
@@ -65,11 +77,21 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
         if rank == 1:
             _big_coin(canvas, style, cx, cy, r, rng)
         else:
-            _coin(canvas, style, cx, cy, r, colour, coin)
+            _coin(canvas, style, cx, cy, r, colour, coin, style.colour(centre_role))
+
+
+COIN_DESIGNS = 7
 
 
 def _coin(
-    canvas: Canvas, style: Style, cx: float, cy: float, r: float, colour: RGB, design: int
+    canvas: Canvas,
+    style: Style,
+    cx: float,
+    cy: float,
+    r: float,
+    colour: RGB,
+    design: int,
+    centre: RGB,
 ) -> None:
     lw = max(2.0, r * 0.16 * style.stroke)
     bg = style.background
@@ -96,6 +118,18 @@ def _coin(
                 lw * 0.6,
             )
         canvas.circle(cx, cy, r * 0.25, fill=colour)
+    elif design == 4:  # a broad coloured ring round a centre of another colour
+        canvas.circle(cx, cy, r, fill=colour)
+        canvas.circle(cx, cy, r * 0.62, fill=bg)
+        canvas.circle(cx, cy, r * 0.42, fill=centre)
+    elif design == 5:  # a filled coin outlined in a dark rim, a light square hole
+        canvas.circle(cx, cy, r, fill=style.black)
+        canvas.circle(cx, cy, r - lw * 0.8, fill=colour)
+        hole = r * 0.22
+        canvas.rounded_rect((cx - hole, cy - hole, cx + hole, cy + hole), hole * 0.2, fill=bg)
+    elif design == 6:  # thin outline rings only
+        for rr in (1.0, 0.7, 0.4):
+            canvas.circle(cx, cy, r * rr, outline=colour, width=lw * 0.6)
     else:  # flower rim: petals round a centre
         for k in range(8):
             a = k * math.pi / 4
