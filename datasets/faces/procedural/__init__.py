@@ -25,7 +25,12 @@ from datasets.faces.procedural.glyphs import (
     draw_white_dragon,
     draw_wind,
 )
-from datasets.faces.procedural.layout import content_box, draw_corner_index, index_text
+from datasets.faces.procedural.layout import (
+    content_box,
+    draw_corner_index,
+    draw_free_index,
+    index_text,
+)
 from datasets.faces.procedural.style import random_style
 from scoring.tiles import FACES
 
@@ -51,7 +56,8 @@ class ProceduralSource:
             index = index_text(style, rank)
         elif code in WIND_LETTERS and style.corner_index != "none" and rng.random() < 0.7:
             index = WIND_LETTERS[code]
-        box = content_box(canvas, style, has_index=index is not None)
+        free_index = index is not None and style.index_free and suit in ("p", "s")
+        box = content_box(canvas, style, has_index=index is not None and not free_index)
         if suit == "p":
             draw_dots(canvas, style, box, rank, rng)
         elif suit == "s":
@@ -68,7 +74,9 @@ class ProceduralSource:
             draw_white_dragon(canvas, style, box, rng)
         else:
             draw_wind(canvas, style, box, code, rng)
-        if index is not None:
+        if free_index and index is not None:
+            draw_free_index(canvas, style, box, index, rng)
+        elif index is not None:
             draw_corner_index(
                 canvas, style, index, "r" if suit == "m" and rng.random() < 0.3 else "k"
             )

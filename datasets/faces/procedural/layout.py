@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
 from datasets.faces.procedural.canvas import Canvas
 from datasets.faces.procedural.style import Style
 
@@ -27,6 +30,35 @@ def draw_corner_index(canvas: Canvas, style: Style, text: str, colour_role: str 
     x0 = canvas.W - mx - size * 0.8 if style.index_right else mx
     box = (x0, my, x0 + size * 0.8, my + size)
     canvas.glyph(text, style.small_font, box, style.colour(colour_role), anchor="tl")
+
+
+def draw_free_index(
+    canvas: Canvas,
+    style: Style,
+    box: Box,
+    text: str,
+    rng: np.random.Generator,
+    colour_role: str = "k",
+) -> bool:
+    """An index printed in a gap of the pattern (some sets put the 4 between the 4-dot's
+    coins), large or small; False when the pattern leaves no gap for it."""
+    ink = np.asarray(canvas.image).astype(np.int16)
+    ink = np.abs(ink - np.asarray(style.background, np.int16)).max(axis=2) > 24
+    free = cv2.distanceTransform((~ink).astype(np.uint8), cv2.DIST_L2, 5)
+    size = canvas.H * float(rng.uniform(0.1, 0.18))
+    x0, y0, x1, y1 = (round(v) for v in box)
+    inside = np.zeros_like(ink)
+    inside[y0:y1, x0:x1] = True  # among the pattern, not out in the margin
+    spots = np.argwhere((free > size * 0.55) & inside)
+    if not len(spots):
+        return False
+    # The gap nearest a point about the middle: between the coins, not out at the edge.
+    aim = np.array([(y0 + y1) / 2, (x0 + x1) / 2]) + rng.normal(0, 0.2, 2) * [y1 - y0, x1 - x0]
+    cy, cx = spots[int(np.argmin(((spots - aim) ** 2).sum(axis=1)))]
+    half_w, half_h = size * 0.4, size * 0.5
+    box = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+    canvas.glyph(text, style.small_font, box, style.colour(colour_role))
+    return True
 
 
 def index_text(style: Style, rank: int) -> str | None:

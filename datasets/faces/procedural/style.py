@@ -28,6 +28,7 @@ class Style:
     margin_y: float
     corner_index: str  # "none" | "arabic" | "chinese": Hong Kong sets print small indices
     index_right: bool  # index in the top-right instead of the top-left corner
+    index_free: bool  # index in a gap of the pattern instead of a corner strip
     japanese: bool  # riichi habits: red fives, blank white dragon
     glyph_stroke: int  # extra pixels of stroke on glyphs (heavier print)
     engrave_depth: float  # 0: flat print; else how dark the groove rims are
@@ -83,6 +84,7 @@ def random_style(rng: np.random.Generator) -> Style:
         margin_y=float(rng.uniform(0.05, 0.11)),
         corner_index=corner,
         index_right=bool(rng.random() < 0.3),
+        index_free=bool(rng.random() < 0.3),
         japanese=japanese,
         glyph_stroke=int(rng.choice([0, 0, 1, 2, 3, 4])),  # some sets print heavy
         engrave_depth=float(rng.uniform(0.1, 0.35)) if rng.random() < 0.5 else 0.0,
