@@ -105,6 +105,30 @@ def test_procedural_dots_rank_n_has_n_coins(rank: int) -> None:
         assert _count_blobs(canvas.to_array()) == rank, (rank, seed)
 
 
+@pytest.mark.parametrize("rank", [2, 3, 4, 7])
+def test_procedural_free_index_sits_in_a_gap(rank: int) -> None:
+    """An index printed among the coins adds ink only where the coins left the face bare."""
+    from datasets.faces.procedural.canvas import Canvas
+    from datasets.faces.procedural.dots import draw_dots
+    from datasets.faces.procedural.layout import content_box, draw_free_index
+    from datasets.faces.procedural.style import random_style
+
+    _source("procedural")
+    drawn = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        style = random_style(rng)
+        canvas = Canvas(style.background)
+        box = content_box(canvas, style, has_index=False)
+        draw_dots(canvas, style, box, rank, rng)
+        before = np.asarray(canvas.image).copy()
+        coins = np.abs(before.astype(int) - style.background).max(axis=2) > 24
+        drawn += draw_free_index(canvas, style, box, str(rank), rng)
+        after = np.asarray(canvas.image)
+        assert np.array_equal(before[coins], after[coins]), seed
+    assert drawn >= 3  # most coin layouts leave a gap wide enough
+
+
 @pytest.mark.parametrize("rank", range(1, 6))  # from 6 up its coins touch at face size
 def test_fluffystuff_dots_rank_n_has_n_coins(rank: int) -> None:
     source = _source("fluffystuff")

@@ -49,7 +49,7 @@ def draw_free_index(
     x0, y0, x1, y1 = (round(v) for v in box)
     inside = np.zeros_like(ink)
     inside[y0:y1, x0:x1] = True  # among the pattern, not out in the margin
-    spots = np.argwhere((free > size * 0.55) & inside)
+    spots = np.argwhere((free > size * 0.7) & inside)  # the box's half-diagonal is 0.64
     if not len(spots):
         return False
     # The gap nearest a point about the middle: between the coins, not out at the edge.
