@@ -1,10 +1,11 @@
-"""Find every tile in a photo: the ONNX detector, peak decoding, NMS, a closer second look.
+"""Find every tile in a photo: the ONNX detector, peak decoding, NMS, second looks at other scales.
 
 The network (models/detector.onnx) answers per stride-4 cell a face-up and a face-down centre
 heatmap, the distances to the tile's box edges and the four face corners. Corners come in a
 canonical order (the face's "up" points into the upper-left half-plane), so a face may read
-half a turn round; the classifier reads both. Tiles that come out small at the first pass's
-resolution get a second pass over the region where tiles are, at a larger scale.
+half a turn round; the classifier reads both. A coarse look first tells close-ups (large
+faces), which are run again smaller; tiles that come out small at the first pass's resolution
+get a second pass over the region where tiles are, at a larger scale.
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ class Detector:
         )
 
     def detect_image(self, image: Image) -> Tiles:
-        """Tiles in the pixels of `image` (BGR), with the second pass where tiles are small."""
+        """Tiles in the pixels of `image` (BGR), with a second look where tiles are large or
+        small at the first pass."""
         h, w = image.shape[:2]
         scale = min(1.0, FIRST_SIDE / max(h, w))
         large = self._large_faces(image, scale) if self.second_pass else None
@@ -159,10 +161,10 @@ class Detector:
             tiles = self._run(image, scale * TARGET_LARGE / large)
         else:
             tiles = self._run(image, scale)
-        if self.second_pass and large is None and len(tiles):
-            short = float(np.median(_face_short_sides(tiles.corners))) * scale
-            if short < SMALL_TILE:
-                tiles = self._closer(image, tiles, short / scale)
+            if self.second_pass and len(tiles):
+                short = float(np.median(_face_short_sides(tiles.corners))) * scale
+                if short < SMALL_TILE:
+                    tiles = self._closer(image, tiles, short / scale)
         return Tiles(
             tiles.xyxy,
             tiles.corners,
