@@ -46,6 +46,8 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
     w, h = x1 - x0, y1 - y0
     centres, roles = LAYOUTS[rank]
     r = RADIUS[rank] * w * float(rng.uniform(0.75, 1.05))
+    if rng.random() < 0.35:  # the 3's and 7's diagonals run either way (KDE's default set)
+        centres = [(1 - u, v) for u, v in centres]
     # Sets space and place their coins a little differently: a per-set squeeze towards the
     # centre and a small per-coin offset, so the count is what stays the same.
     squeeze = float(rng.uniform(0.85, 1.0))
