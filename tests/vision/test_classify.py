@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.tiles import BACK, CLASSES
+from scoring.tiles import BACK, CLASSES, FLOWERS
 from vision.classify import MODEL_PATH, Classifier, rectify
 from vision.load import Photo
 from vision.types import Tiles
@@ -19,9 +19,10 @@ from vision.types import Tiles
 DATA = Path(__file__).parent / "data"
 CAMERASH = Path(__file__).resolve().parents[3] / "shared" / "data" / "camerash-crops"
 # Measured with the shipped model (models/classifier.md); set a little below what it scored.
-CAMERASH_TOP1_FLOOR = 0.90  # measured 0.928
-CAMERASH_TOP1_34_FLOOR = 0.95  # measured 0.970
-SCENE_CODES_FLOOR = 0.75  # measured 0.84, 1.0, 0.92
+CAMERASH_TOP1_FLOOR = 0.92  # measured 0.946 (run I; 0.928 with run E)
+CAMERASH_TOP1_34_FLOOR = 0.95  # measured 0.972
+CAMERASH_FLOWER_AS_FLOWER_FLOOR = 0.93  # measured 0.955 (84 of 88; 0.909 with run E)
+SCENE_CODES_FLOOR = 0.75  # measured 0.95, 1.0, 0.92
 
 pytestmark = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="no shipped classifier")
 
@@ -100,6 +101,8 @@ def test_camerash_accuracy(classifier: Classifier) -> None:
     playing = np.isin(truth, PLAYING)
     assert right.mean() >= CAMERASH_TOP1_FLOOR
     assert right[playing].mean() >= CAMERASH_TOP1_34_FLOOR
+    flower = np.isin(truth, FLOWERS)
+    assert np.isin(np.array(pred)[flower], FLOWERS).mean() >= CAMERASH_FLOWER_AS_FLOWER_FLOOR
 
 
 def test_cli_classify(tmp_path: Path) -> None:
