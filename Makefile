@@ -41,6 +41,8 @@ bench: install
 # and the real crops, which are validation only and never enter the repo.
 CAMERASH ?= ../shared/data/camerash-crops
 VAL ?= runs/val_kde
+BIG ?= runs/val_kde_big
 eval: install
 	$(PY) -m benchmarks.vision --camerash $(CAMERASH) --synthetic $(VAL) --out docs/vision/eval.json
 	$(PY) benchmarks/camerash_rows.py --camerash $(CAMERASH) --photos 60 --out docs/vision/camerash_rows.json
+	$(PY) benchmarks/closeups.py $(BIG)
