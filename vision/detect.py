@@ -156,15 +156,7 @@ class Detector:
         small at the first pass."""
         h, w = image.shape[:2]
         scale = min(1.0, FIRST_SIDE / max(h, w))
-        large = self._large_faces(image, scale) if self.second_pass else None
-        if large is not None:
-            tiles = self._run(image, scale * TARGET_LARGE / large)
-        else:
-            tiles = self._run(image, scale)
-            if self.second_pass and len(tiles):
-                short = float(np.median(_face_short_sides(tiles.corners))) * scale
-                if short < SMALL_TILE:
-                    tiles = self._closer(image, tiles, short / scale)
+        tiles = self._looks(image, scale) if self.second_pass else self._run(image, scale)
         return Tiles(
             tiles.xyxy,
             tiles.corners,
@@ -173,16 +165,24 @@ class Detector:
             tiles.face_down,
         )
 
-    def _large_faces(self, image: Image, scale: float) -> float | None:
-        """The faces' short side in first-pass pixels when the photo is a close-up, else None."""
+    def _looks(self, image: Image, scale: float) -> Tiles:
+        """The coarse look, then the pass its faces call for: the photo run smaller for a
+        close-up; else the first pass (the coarse look itself when the photo is that small)
+        and, where faces come out small, a closer pass."""
         h, w = image.shape[:2]
-        coarse = min(scale, COARSE_SIDE / max(h, w))
-        tiles = self._run(image, coarse)
-        confident = tiles.confidence >= CONFIDENT
-        if not confident.any():
-            return None
-        short = float(np.median(_face_short_sides(tiles.corners[confident]))) * scale
-        return short if short > LARGE_TILE else None
+        coarse_scale = min(scale, COARSE_SIDE / max(h, w))
+        coarse = self._run(image, coarse_scale)
+        confident = coarse.corners[coarse.confidence >= CONFIDENT]
+        if len(confident):
+            large = float(np.median(_face_short_sides(confident))) * scale  # first-pass px
+            if large > LARGE_TILE:
+                return self._run(image, scale * TARGET_LARGE / large)
+        tiles = coarse if coarse_scale == scale else self._run(image, scale)
+        if len(tiles):
+            short = float(np.median(_face_short_sides(tiles.corners))) * scale
+            if short < SMALL_TILE:
+                tiles = self._closer(image, tiles, short / scale)
+        return tiles
 
     def _closer(self, image: Image, tiles: Tiles, short: float) -> Tiles:
         """Run again on the region holding the tiles, scaled so faces are ~TARGET_TILE px."""

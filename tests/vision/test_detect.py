@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.classify import Classifier
 from vision.detect import MODEL_PATH, Detector, decode_heads, drop_specks
 from vision.load import Photo
 from vision.nms import nms
@@ -60,6 +61,11 @@ def detector() -> Detector:
     return Detector()
 
 
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier()
+
+
 @needs_model
 @pytest.mark.parametrize("name", SCENES)
 def test_finds_the_tiles(detector: Detector, name: str) -> None:
@@ -83,10 +89,7 @@ def test_boxes_are_in_original_pixels(detector: Detector) -> None:
 
 
 @needs_model
-def test_detect_then_classify_names_the_tiles(detector: Detector) -> None:
-    from vision.classify import Classifier
-
-    classifier = Classifier()
+def test_detect_then_classify_names_the_tiles(detector: Detector, classifier: Classifier) -> None:
     right = total = 0
     for name in SCENES:
         photo = photo_of(cv2.imread(str(DATA / name)))
@@ -102,7 +105,9 @@ def test_detect_then_classify_names_the_tiles(detector: Detector) -> None:
 
 
 @needs_model
-def test_close_up_of_three_tiles_reads_the_tiles(detector: Detector) -> None:
+def test_close_up_of_three_tiles_reads_the_tiles(
+    detector: Detector, classifier: Classifier
+) -> None:
     """Faces ~150 px at the first pass: the network alone found their characters and dots
     as tiles (5m, 7m, C came out C, W, 8m, 5m); the coarse look rescales the photo first.
 
@@ -110,11 +115,9 @@ def test_close_up_of_three_tiles_reads_the_tiles(detector: Detector) -> None:
     (`mjlens synth --n 3 --seed 123 --size 4096 --sources procedural --kinds declared_win`,
     photo 0, its 3rd-5th leftmost upright hand tiles, 12 % margin).
     """
-    from vision.classify import Classifier
-
     name = "closeup_three.jpg"
     photo = photo_of(cv2.imread(str(DATA / name)))
-    tiles = Classifier().classify(photo, detector.detect(photo))
+    tiles = classifier.classify(photo, detector.detect(photo))
     assert len(tiles) <= len(truth(name)) + 1  # a neighbour's edge at most
     for label in truth(name):
         hits = found_by(tiles, label)
