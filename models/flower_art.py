@@ -18,11 +18,13 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.faces.fonts import cjk_fonts, load_font
+from models.flower_icons import draw_icon_face
 
 Rng = np.random.Generator
 FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
 CHINESE_NUMERALS = "一二三四"
-LETTERED_SHARE = 0.25  # faces with the character alone, no picture
+LETTERED_SHARE = 0.2  # faces with the character alone, no picture
+ICON_SHARE = 0.3  # faces with an emblem and a spelled-out name (models.flower_icons)
 # Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
 # first session's classifier runs did (券才證首是選耀您), which flatters that validation measure.
 DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
@@ -154,6 +156,9 @@ def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.n
     draw = ImageDraw.Draw(image)
     if rng.random() < LETTERED_SHARE:
         _lettered(draw, rng, index, w, h)
+        return np.asarray(image, dtype=np.uint8).copy()
+    if rng.random() < ICON_SHARE / (1 - LETTERED_SHARE):
+        draw_icon_face(draw, rng, index, w, h)
         return np.asarray(image, dtype=np.uint8).copy()
     kind = index if index < 4 and rng.random() < 0.7 else int(rng.integers(0, 5))
     _plant(draw, rng, kind, w, h)

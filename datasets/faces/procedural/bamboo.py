@@ -51,11 +51,24 @@ LAYOUTS: dict[int, list[Stick]] = {
 def draw_bamboo(
     canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.Generator
 ) -> None:
-    if rank == 1:
-        draw_bird(canvas, style, box, rng)
-        return
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
+    if rank == 1:
+        if rng.random() < 0.15:  # some sets (modern, computer) print one tall cane, no bird
+            _stick(
+                canvas,
+                style,
+                (x0 + x1) / 2,
+                (y0 + y1) / 2,
+                h * float(rng.uniform(0.5, 0.9)),
+                w * float(rng.uniform(0.14, 0.26)),
+                0.0,
+                style.colour(str(rng.choice(["g", "b", "r"], p=[0.6, 0.2, 0.2]))),
+                int(rng.integers(4)),
+            )
+        else:
+            draw_bird(canvas, style, box, rng)
+        return
     thick = w * float(rng.uniform(0.08, 0.14)) * (0.85 if rank in (6, 7, 8, 9) else 1.0)
     design = int(rng.integers(4))
     mono = rng.random() < 0.3  # some sets print every stick green
