@@ -10,7 +10,6 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-INPUT_H, INPUT_W = 80, 64
 NUM_CLASSES = 43
 
 

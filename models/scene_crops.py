@@ -13,8 +13,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.tile_augment import jitter_quad, rectify
+from models.tile_augment import jitter_quad
 from scoring.tiles import CLASSES
+from vision.classify import rectify
 
 CLASS_INDEX = {code: i for i, code in enumerate(CLASSES)}
 

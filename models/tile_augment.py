@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from models.classifier_net import INPUT_H, INPUT_W
+from vision.classify import rectify  # the very warp the pipeline cuts faces with
 
 Rng = np.random.Generator
 
@@ -131,18 +131,6 @@ def jitter_quad(quad: np.ndarray, rng: Rng, full_tile: bool) -> np.ndarray:
     out = out @ rot.T + centre + rng.normal(0, 0.05 * size, 2)
     out += rng.normal(0, 0.03 * size, (4, 2))
     return out.astype(np.float32)
-
-
-def rectify(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Warp the quad (TL, TR, BR, BL) to the classifier's input size, as vision.classify does."""
-    dst = np.array(
-        [[0, 0], [INPUT_W, 0], [INPUT_W, INPUT_H], [0, INPUT_H]],
-        dtype=np.float32,
-    )
-    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    return cv2.warpPerspective(
-        image, matrix, (INPUT_W, INPUT_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
 
 
 def _pose(canvas: np.ndarray, quads: list[np.ndarray], rng: Rng) -> list[np.ndarray]:

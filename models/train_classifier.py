@@ -28,11 +28,12 @@ from torch.utils.data import DataLoader, IterableDataset
 from tqdm import tqdm
 
 from models.camerash import read_camerash
-from models.classifier_net import INPUT_H, INPUT_W, Calibrated, TileClassifier, both_ways
+from models.classifier_net import Calibrated, TileClassifier, both_ways
 from models.flower_art import flower_face
 from models.scene_crops import scene_crops
 from models.tile_augment import augment, photometric
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
+from vision.classify import INPUT_H, INPUT_W
 
 OPSET = 17
 CLASS_INDEX = {code: i for i, code in enumerate(CLASSES)}
@@ -242,6 +243,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--scene-share", type=float, default=0.3, help="share of scene crops per batch")
     p.add_argument(
+        "--detected-crops",
+        nargs="*",
+        default=[],
+        help=".npz files of models.detected_crops, mixed into the scene crops",
+    )
+    p.add_argument(
         "--oversample",
         nargs="*",
         default=[],
@@ -274,6 +281,14 @@ def train(
     out: Path,
 ) -> None:
     scenes = scene_crops(args.scenes, 1, args.seed) if args.scenes else None
+    for path in args.detected_crops:  # cut along the detector's corners: its real errors
+        with np.load(path) as saved:
+            crops, labels = saved["crops"], saved["labels"]
+        scenes = (
+            (crops, labels)
+            if scenes is None
+            else (np.concatenate([scenes[0], crops]), np.concatenate([scenes[1], labels]))
+        )
     if scenes is not None:
         with open(log, "a") as f:
             f.write(json.dumps({"scene_crops": len(scenes[1])}) + "\n")
