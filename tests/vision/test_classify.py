@@ -84,6 +84,24 @@ def test_codes_from_true_corners(classifier: Classifier, name: str) -> None:
     assert right >= SCENE_CODES_FLOOR, (named.codes, codes)
 
 
+def test_rectify_averages_a_large_face_instead_of_aliasing() -> None:
+    # one-pixel checks four times the crop's size: sampled pixel by pixel they come out
+    # black or white at random; averaged, they are an even grey
+    checks = (np.indices((320, 256)).sum(axis=0) % 2 * 255).astype(np.uint8)
+    image = np.dstack([checks] * 3)
+    corners = np.array([[0, 0], [256, 0], [256, 320], [0, 320]], np.float32)
+    crop = rectify(image, corners)
+    assert crop.shape == (80, 64, 3)
+    assert abs(float(crop.mean()) - 127.5) < 3 and float(crop.std()) < 8
+
+
+def test_rectify_keeps_a_face_near_the_crop_size() -> None:
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 256, (80, 64, 3), dtype=np.uint8)
+    corners = np.array([[0, 0], [64, 0], [64, 80], [0, 80]], np.float32)
+    assert np.array_equal(rectify(image, corners), image)
+
+
 def test_back_is_a_class() -> None:
     assert CLASSES[-1] == BACK
 
