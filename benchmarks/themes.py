@@ -42,7 +42,8 @@ def main() -> None:
             face = cv2.cvtColor(cv2.imread(str(png)), cv2.COLOR_BGR2RGB)
             face = cv2.resize(face, (120, 160), interpolation=cv2.INTER_AREA)
             for _ in range(args.crops):
-                crops.append(augment(face, rng))
+                # augment works in RGB; the classifier takes BGR crops, as cv2 reads photos
+                crops.append(cv2.cvtColor(augment(face, rng), cv2.COLOR_RGB2BGR))
                 truth.append(png.stem)
         pred = [CLASSES[i] for i in classifier.classify_crops(crops).argmax(axis=1)]
         right = np.array([p == t for p, t in zip(pred, truth, strict=True)])
