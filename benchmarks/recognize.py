@@ -125,11 +125,11 @@ def evaluate(args: argparse.Namespace) -> Json:
     if args.mode == "models":
         from vision.pipeline import Recognizer
 
-        recognizer = Recognizer()
+        recognizer = Recognizer(args.detector, args.classifier)
     if args.mode == "classifier":
         from vision.classify import Classifier
 
-        classifier = Classifier()
+        classifier = Classifier(args.classifier)
     rng = np.random.default_rng(args.seed)
     rows = []
     for path in files:
@@ -290,6 +290,8 @@ def main() -> None:
         "--canonical", action="store_true", help="sim: corners in the detector's canonical order"
     )
     e.add_argument("--report", help="write every photo's outcome to this JSON file")
+    e.add_argument("--detector", help="models: detector ONNX (default: the shipped one)")
+    e.add_argument("--classifier", help="classifier ONNX (default: the shipped one)")
     args = parser.parse_args()
     if args.step == "render":
         render(Path(args.out), args.n, args.sources, args.size, args.seed, args.camerash)
