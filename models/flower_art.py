@@ -18,11 +18,11 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.faces.fonts import cjk_fonts, load_font
+from datasets.faces.procedural.layout import CHINESE_NUMERALS
 from models.flower_icons import draw_icon_face
 
 Rng = np.random.Generator
 FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
-CHINESE_NUMERALS = "一二三四"
 LETTERED_SHARE = 0.2  # faces with the character alone, no picture
 ICON_SHARE = 0.3  # faces with an emblem and a spelled-out name (models.flower_icons)
 # Words printed on flower tiles beside the plant. Never take them from the camerash crops: the

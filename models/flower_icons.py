@@ -16,6 +16,7 @@ import numpy as np
 from PIL import ImageDraw
 
 from datasets.faces.fonts import cjk_fonts, load_font
+from datasets.faces.procedural.layout import CHINESE_NUMERALS
 
 Rng = np.random.Generator
 Colour = tuple[int, int, int]
@@ -31,7 +32,6 @@ WORDS = (  # per code 1h..8h: the names sets print, in full and cut short
     ("AUTUMN", "AUT", "FALL"),
     ("WINTER", "WIN"),
 )
-CHINESE_NUMERALS = "一二三四"
 EMBLEMS = ("sun", "snowflake", "leaf", "butterfly", "tree", "bloom", "cloud")
 VIVID: tuple[Colour, ...] = (
     (210, 30, 30),
