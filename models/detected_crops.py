@@ -20,29 +20,13 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from benchmarks.vision import match_faces
 from scoring.tiles import CLASSES
 from vision.classify import rectify
 from vision.detect import Detector
 
 CLASS_INDEX = {code: i for i, code in enumerate(CLASSES)}
 MIN_VISIBILITY = 0.8  # as models.scene_crops: half-hidden faces teach guessing
-
-
-def label_detections(centres: np.ndarray, anns: list[dict]) -> list[int | None]:
-    """Per detection centre, the index of the annotated face it falls on (each face once)."""
-    taken: set[int] = set()
-    out: list[int | None] = []
-    for cx, cy in centres.tolist():
-        hit = None
-        for j, ann in enumerate(anns):
-            quad = np.asarray(ann["corners"], np.float32).reshape(-1, 1, 2)
-            if j not in taken and cv2.pointPolygonTest(quad, (cx, cy), False) >= 0:
-                hit = j
-                break
-        if hit is not None:
-            taken.add(hit)
-        out.append(hit)
-    return out
 
 
 def detected_crops(
@@ -63,12 +47,10 @@ def detected_crops(
             if image is None or not anns:
                 continue
             tiles = detector.detect_image(image)
-            order = np.argsort(-tiles.confidence)  # the surest detection claims a face first
-            hits = label_detections(tiles.corners[order].mean(axis=1), anns)
+            faces = np.array([a["corners"] for a in anns], np.float32)
             rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
-            for i, j in zip(order.tolist(), hits, strict=True):
-                if j is None:
-                    continue
+            # each face labels the surest detection centred on it, as the benchmarks match
+            for i, j in match_faces(tiles.corners.mean(axis=1), tiles.confidence, faces):
                 ann = anns[j]
                 if ann.get("face_down") or ann.get("visibility", 1.0) < MIN_VISIBILITY:
                     continue

@@ -7,7 +7,7 @@ direction over its extent across it, and a tile is sideways when its ratio is mo
 RATIO times the median of its neighbours'. Comparing with the neighbours, not reading a
 face's own long axis, matters in real photos: a camera tilted over a row foreshortens the
 upright faces until they are nearly square, and then their own long axis flips at random
-(8 % of real upright faces came out sideways that way).
+(8 % of the found real faces came out sideways that way).
 """
 
 from __future__ import annotations
