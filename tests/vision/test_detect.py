@@ -174,6 +174,29 @@ def test_sideways_tile_in_a_foreshortened_row() -> None:
     assert flags.tolist() == [False] * 6 + [True]
 
 
+def test_sideways_tile_with_a_loose_quad_reads_from_its_turn() -> None:
+    """The detector's quads of sideways tiles are loose, often little wider than the upright
+    faces beside them (a third of the real ones fell under the width bar alone). The corner
+    order still tells the face's reading direction: a face turned a quarter and at least as
+    wide as its neighbours is sideways; an upright face as wide, or a turned reading on a
+    narrower quad, is not."""
+
+    def upright(x: float, w: float) -> list[list[float]]:
+        return [[x, 0], [x + w, 0], [x + w, 40], [x, 40]]
+
+    def turned(x: float, w: float) -> list[list[float]]:  # "up" points left
+        return [[x, 40], [x, 0], [x + w, 0], [x + w, 40]]
+
+    quads = [upright(32.0 * i, 30) for i in range(4)]
+    quads.append(turned(128, 34))  # a claimed tile: only 1.13 times as wide, but turned
+    quads += [upright(166 + 32.0 * i, 30) for i in range(2)]
+    quads.append(upright(230, 34))  # as wide, upright: a loose quad of an upright face
+    quads.append(turned(268, 27))  # a narrow face read turned: the reading is noise
+    quads += [upright(299 + 32.0 * i, 30) for i in range(2)]
+    flags = sideways_flags(np.array(quads, np.float32))
+    assert flags.tolist() == [False] * 4 + [True] + [False] * 6
+
+
 def test_drop_specks_keeps_tiles_and_drops_texture() -> None:
     def face(x: float, w: float) -> list[list[float]]:
         return [[x, 0], [x + w, 0], [x + w, 1.3 * w], [x, 1.3 * w]]
