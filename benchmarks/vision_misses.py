@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.vision import _faces, _truth, match, match_faces, photo_of, read_synth
 from scoring.tiles import CLASSES
-from vision.classify import Classifier, rectify
+from vision.classify import Classifier, rectify, widen
 from vision.detect import Detector
 
 
@@ -56,6 +56,7 @@ def main() -> None:
         on_face = dict(
             (j, i) for i, j in match_faces(tiles.corners.mean(axis=1), tiles.confidence, faces)
         )
+        read = widen(tiles.corners)  # as the pipeline reads the detected faces
         for j, ann in enumerate(anns):
             for key in keys_of(ann, faces[j]):
                 total[key] += 1
@@ -63,7 +64,7 @@ def main() -> None:
                 box_miss[key] += j not in boxed
             if j in on_face and not ann.get("face_down"):
                 through_true.append(rectify(image, faces[j]))
-                through_detected.append(rectify(image, tiles.corners[on_face[j]]))
+                through_detected.append(rectify(image, read[on_face[j]]))
                 truth.append(CLASSES[ann["category_id"] - 1])
     for key in sorted(total):
         print(

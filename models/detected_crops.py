@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from benchmarks.vision import match_faces
 from scoring.tiles import CLASSES
-from vision.classify import rectify
+from vision.classify import rectify, widen
 from vision.detect import Detector
 
 CLASS_INDEX = {code: i for i, code in enumerate(CLASSES)}
@@ -49,12 +49,13 @@ def detected_crops(
             tiles = detector.detect_image(image)
             faces = np.array([a["corners"] for a in anns], np.float32)
             rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+            read = widen(tiles.corners)  # as the pipeline reads them
             # each face labels the surest detection centred on it, as the benchmarks match
             for i, j in match_faces(tiles.corners.mean(axis=1), tiles.confidence, faces):
                 ann = anns[j]
                 if ann.get("face_down") or ann.get("visibility", 1.0) < MIN_VISIBILITY:
                     continue
-                crops.append(rectify(rgb, tiles.corners[i]))
+                crops.append(rectify(rgb, read[i]))
                 labels.append(CLASS_INDEX[CLASSES[ann["category_id"] - 1]])
     return np.stack(crops), np.array(labels, np.int64)
 

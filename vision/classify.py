@@ -24,6 +24,12 @@ from vision.types import FloatArray, Tiles
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"
 INPUT_H, INPUT_W = 80, 64
 AREA_SHRINK = 1.25  # faces more than this many times the crop are area-shrunk before the warp
+# The detector's face quads are read this much larger about their centres: where a quad
+# falls short of the face, a row of dots or the numeral is cut off (6p read as 4p), while
+# the classifier was trained on crops 0.92-1.2 times the face. Through the detector's own
+# corners, tile accuracy on real faces laid out as wins went 91.5 -> 92.3 % at 1.1 (92.6 % at
+# 1.15), on held-out KDE photos 80.3 -> 81.0 % (80.7 % at 1.15).
+FACE_MARGIN = 1.1
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
 
 
@@ -65,6 +71,13 @@ def rectify(image: npt.NDArray[np.uint8], corners: FloatArray) -> npt.NDArray[np
     return np.asarray(crop, dtype=np.uint8)
 
 
+def widen(corners: FloatArray, factor: float = FACE_MARGIN) -> FloatArray:
+    """(n, 4, 2) quads scaled by `factor` about their centres: what the classifier reads of
+    each detected face."""
+    centres = corners.mean(axis=1, keepdims=True)
+    return np.asarray(centres + factor * (corners - centres), dtype=np.float32)
+
+
 class Classifier:
     """The ONNX tile classifier, loaded once.
 
@@ -104,7 +117,7 @@ class Classifier:
         if len(tiles) == 0:
             return Tiles.empty()
         corners = tiles.corners / np.float32(photo.scale)  # original -> working pixels
-        crops = [rectify(photo.image, quad) for quad in corners]
+        crops = [rectify(photo.image, quad) for quad in widen(corners)]
         probs = self.classify_crops(crops)
         return Tiles(
             tiles.xyxy, tiles.corners, tiles.confidence, tiles.sideways, tiles.face_down, probs

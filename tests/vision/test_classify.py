@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import BACK, CLASSES, FLOWERS
-from vision.classify import MODEL_PATH, Classifier, rectify
+from vision.classify import MODEL_PATH, Classifier, rectify, widen
 from vision.load import Photo
 from vision.types import Tiles
 
@@ -100,6 +100,17 @@ def test_rectify_keeps_a_face_near_the_crop_size() -> None:
     image = rng.integers(0, 256, (80, 64, 3), dtype=np.uint8)
     corners = np.array([[0, 0], [64, 0], [64, 80], [0, 80]], np.float32)
     assert np.array_equal(rectify(image, corners), image)
+
+
+def test_widen_grows_each_quad_about_its_own_centre() -> None:
+    quads = np.array(
+        [[[0, 0], [30, 0], [30, 40], [0, 40]], [[100, 50], [140, 50], [140, 80], [100, 80]]],
+        np.float32,
+    )
+    wide = widen(quads, 1.1)
+    np.testing.assert_allclose(wide.mean(axis=1), quads.mean(axis=1), atol=1e-4)
+    np.testing.assert_allclose(wide[0, 0], [-1.5, -2.0], atol=1e-4)
+    np.testing.assert_allclose(wide[1, 2], [142.0, 81.5], atol=1e-4)
 
 
 def test_back_is_a_class() -> None:
