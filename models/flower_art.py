@@ -25,6 +25,10 @@ Rng = np.random.Generator
 FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
 LETTERED_SHARE = 0.2  # faces with the character alone, no picture
 ICON_SHARE = 0.3  # faces with an emblem and a spelled-out name (models.flower_icons)
+FULL_BLOOM_SHARE = 0.35  # plants with one big peony-like bloom rather than small blossoms
+# Plant faces with the numeral alone, no character: many Chinese sets print just 一二三四 (or
+# 1-4) over the plant, and a lone red numeral on top otherwise reads as a characters tile.
+NUMERAL_ALONE_SHARE = 0.3
 # Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
 # first session's classifier runs did (券才證首是選耀您), which flatters that validation measure.
 DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
@@ -77,6 +81,30 @@ def _blossom(
     draw.ellipse([c[0] - cr, c[1] - cr, c[0] + cr, c[1] + cr], fill=colour)
 
 
+def _full_bloom(
+    draw: ImageDraw.ImageDraw, rng: Rng, c: np.ndarray, r: float, colour: tuple[int, int, int]
+) -> None:
+    """A peony or rose seen from above: rings of petal arcs, outlined, the heart filled."""
+    outline = tuple(int(v * 0.55) for v in colour)
+    rings = int(rng.integers(2, 4))
+    for ring in range(rings, 0, -1):
+        rr = r * ring / rings
+        petals = int(rng.integers(5, 9))
+        phase = rng.uniform(0, 2 * np.pi)
+        for k in range(petals):
+            a = phase + 2 * np.pi * k / petals
+            pc = c + 0.45 * rr * np.array([np.cos(a), np.sin(a)])
+            pr = rr * 0.55
+            draw.ellipse(
+                [pc[0] - pr, pc[1] - pr, pc[0] + pr, pc[1] + pr],
+                fill=colour,
+                outline=outline,
+                width=max(1, int(r / 10)),
+            )
+    cr = r * 0.22
+    draw.ellipse([c[0] - cr, c[1] - cr, c[0] + cr, c[1] + cr], fill=outline)
+
+
 def _plant(draw: ImageDraw.ImageDraw, rng: Rng, kind: int, w: int, h: int) -> None:
     """kind 0 plum, 1 orchid, 2 chrysanthemum, 3 bamboo, 4 a loose scene of strokes."""
     green = _pick(rng, GREENS)
@@ -101,10 +129,18 @@ def _plant(draw: ImageDraw.ImageDraw, rng: Rng, kind: int, w: int, h: int) -> No
         if kind != 1 and rng.random() < 0.6:
             leaf = (base + tip) / 2 + rng.normal(0, w * 0.05, 2)
             lr = w * rng.uniform(0.05, 0.1)
+            dark = rng.random() < 0.3  # ink-outlined leaves, as many printed sets draw them
             draw.ellipse(
-                [leaf[0] - lr, leaf[1] - lr / 2, leaf[0] + lr, leaf[1] + lr / 2], fill=green
+                [leaf[0] - lr, leaf[1] - lr / 2, leaf[0] + lr, leaf[1] + lr / 2],
+                fill=green,
+                outline=(20, 40, 20) if dark else None,
+                width=max(1, lw // 2),
             )
     blossom = _pick(rng, BLOSSOMS)
+    if kind != 3 and rng.random() < FULL_BLOOM_SHARE:  # one big bloom in the middle
+        c = np.array([w * rng.uniform(0.35, 0.65), h * rng.uniform(0.45, 0.65)])
+        _full_bloom(draw, rng, c, w * rng.uniform(0.13, 0.22), blossom)
+        return
     count = {0: (2, 5), 1: (1, 3), 2: (1, 3), 4: (0, 4)}[kind]
     for _ in range(int(rng.integers(*count))):
         c = np.array([w * rng.uniform(0.25, 0.75), h * rng.uniform(0.38, 0.7)])
@@ -149,7 +185,7 @@ def _lettered(draw: ImageDraw.ImageDraw, rng: Rng, index: int, w: int, h: int) -
 def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.ndarray:
     """A flower or season face (`1h`..`8h`): RGB uint8, upright."""
     index = int(code[0]) - 1
-    numeral = str(index % 4 + 1) if rng.random() < 0.8 else CHINESE_NUMERALS[index % 4]
+    numeral = str(index % 4 + 1) if rng.random() < 0.65 else CHINESE_NUMERALS[index % 4]
     w, h = size
     paper = tuple(int(v) for v in rng.integers(235, 256, 3))
     image = Image.new("RGB", size, paper)
@@ -180,5 +216,6 @@ def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.n
     else:
         char_y = pad
     draw.text((num_x, pad), numeral, font=num_font, fill=_pick(rng, INKS))
-    draw.text((char_x, char_y), char, font=char_font, fill=_pick(rng, INKS))
+    if rng.random() >= NUMERAL_ALONE_SHARE:
+        draw.text((char_x, char_y), char, font=char_font, fill=_pick(rng, INKS))
     return np.asarray(image, dtype=np.uint8).copy()
