@@ -166,3 +166,22 @@ def test_added_kong_tile_beside_the_claimed_one_makes_a_kong() -> None:
     assert len(meld.tiles) == 4 and len(ann) - 1 in meld.tiles
     assert meld.claimed_from == "left"
     assert not any("not part of any meld" in w for w in found.warnings)
+
+
+def test_winning_tile_below_the_row_and_askew_joins_the_hand() -> None:
+    """Real-face photo 45 of the benchmark: the winning tile set apart lies lower than the
+    concealed row (its own row) and the detector's quad of it is turned 20 degrees; one
+    noisy quad is not a row's axis, so the tile still joins the hand as its winning tile."""
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "5m", "5m"]
+    hand = {"melds": [], "concealed": concealed, "winning_tile": "6m"}
+    ann = lay_out_hand(hand, winning_gap=1.0)
+    (winner,) = [a for a in ann if a["role"] == "winning"]
+    quad = np.array(winner["corners"], np.float64)
+    centre = quad.mean(axis=0)
+    turn = np.radians(20.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    winner["corners"] = ((quad - centre) @ rot.T + centre + [0.0, 50.0]).tolist()
+    winner["bbox"] = [winner["bbox"][0], winner["bbox"][1] + 50.0, *winner["bbox"][2:]]
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(10), SURE))
+    assert found.winning is not None and ann[found.winning]["role"] == "winning"
+    assert not any("left out" in w for w in found.warnings)
