@@ -47,6 +47,20 @@ def select_hand_rows(
         counts[r] = 0
         return True
 
+    def _lone_tiles_are_flowers(r: int, excess: int) -> bool:
+        """A meld row holding lone tiles that take the hand past 14: the lone tiles most
+        like flowers are flowers (a flower laid beside the melds, misread)."""
+        if not any(g.role in ("meld", "concealed_kong") for g in segmented[r]):
+            return False
+        lone = [g for g in segmented[r] if g.role == "concealed" and len(g.tiles) == 1]
+        if len(lone) < excess:
+            return False
+        mass = [float(tiles.probs[g.tiles[0], FLOWER_SLICE].sum()) for g in lone]
+        aside = {id(lone[k]) for k in np.argsort(mass)[::-1][:excess]}
+        segmented[r] = [Group("flower", g.tiles, r) if id(g) in aside else g for g in segmented[r]]
+        counts[r] -= excess
+        return True
+
     if not rows or max(counts) == 0:
         return set(range(len(rows)))
     across = frame.across(geometry.centers)
@@ -74,9 +88,12 @@ def select_hand_rows(
             or (len(rows[r]) == 1 and kinds[rows[r][0]] == "S")
         )
         fits = total + counts[r] <= _HAND_TILES
-        if r not in keep and near and aligned >= 0.7 and not fits and _flowers_after_all(r):
+        joinable = r not in keep and near and aligned >= 0.7
+        if joinable and not fits and _flowers_after_all(r):
             useful = fits = True  # the count says these are the flowers, one of them misread
-        if r not in keep and near and useful and aligned >= 0.7 and fits:
+        if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - _HAND_TILES):
+            fits = True  # the count says the lone tiles beside the melds are flowers
+        if joinable and useful and fits:
             keep.add(r)
             total += counts[r]
     return keep

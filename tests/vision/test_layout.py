@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from scoring.tiles import CLASSES
 from vision.layout import layout, role_of_each
 from vision.simulate import lay_out_hand, tiles_from_annotations
 
@@ -184,4 +185,28 @@ def test_winning_tile_below_the_row_and_askew_joins_the_hand() -> None:
     winner["bbox"] = [winner["bbox"][0], winner["bbox"][1] + 50.0, *winner["bbox"][2:]]
     found = layout(tiles_from_annotations(ann, np.random.default_rng(10), SURE))
     assert found.winning is not None and ann[found.winning]["role"] == "winning"
+    assert not any("left out" in w for w in found.warnings)
+
+
+def test_a_misread_flower_beside_the_melds_does_not_push_them_out() -> None:
+    """Real-face photo 114 of the benchmark: melds on a second row with one flower after
+    them, the flower read as a red dragon. As a concealed tile it took the hand to 15 and
+    the whole meld row was left out; the count says the lone tile is the flower."""
+    hand = {
+        "melds": [
+            {"type": "chow", "tiles": ["6m", "7m", "8m"], "claimed_from": "left"},
+            {"type": "kong", "tiles": ["7s"] * 4, "claimed_from": "right"},
+        ],
+        "concealed": ["4p", "5p", "4s", "4s", "4s", "5s", "6s"],
+        "winning_tile": "6p",
+        "flowers": ["5h"],
+    }
+    ann = lay_out_hand(hand, arrangement="melds_below")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(11), SURE)
+    flower = next(i for i, a in enumerate(ann) if a["role"] == "flower")
+    tiles.probs[flower] = 0
+    tiles.probs[flower, CLASSES.index("C")] = 1.0
+    found = layout(tiles)
+    assert found.flowers == (flower,)
+    assert len(found.melds) == 2
     assert not any("left out" in w for w in found.warnings)
