@@ -26,9 +26,9 @@ INPUT_H, INPUT_W = 80, 64
 AREA_SHRINK = 1.25  # faces more than this many times the crop are area-shrunk before the warp
 # The detector's face quads are read this much larger about their centres: where a quad
 # falls short of the face, a row of dots or the numeral is cut off (6p read as 4p), while
-# the classifier was trained on crops 0.92-1.2 times the face. Through the detector's own
-# corners, tile accuracy on real faces laid out as wins went 91.5 -> 92.3 % at 1.1 (92.6 % at
-# 1.15), on held-out KDE photos 80.3 -> 81.0 % (80.7 % at 1.15).
+# the classifier was trained on crops 0.92-1.2 times the face. Chosen on half the photos of
+# `.cache/bench_real` (1.1 and 1.15 alike) and a fifth of `.cache/bench_kde4` (1.1 best);
+# on all of them (`python benchmarks/detected_faces.py --data ...`) see models/detector.md.
 FACE_MARGIN = 1.1
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
 
