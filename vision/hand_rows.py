@@ -14,8 +14,9 @@ from vision.segment import Group
 from vision.types import FLOWER_SLICE, Tiles
 
 _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
-# A lone tile (the winning tile set apart, a flower) is one noisy quad, not a row's mean: the
-# detector's corners turned the winning tile of real-face photos past 15 degrees.
+# A lone upright tile (the winning tile set apart, a flower) is one noisy quad, not a row's
+# mean: the detector's corners turned the winning tile of real-face photos past 15 degrees.
+# (A lone sideways tile, an added kong's, keeps 15: looser, discards beside the hand joined.)
 _LONE_ALIGNED_DEG = 25.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _HAND_TILES = 14
@@ -78,7 +79,8 @@ def select_hand_rows(
     for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
         near = min(abs(level[r] - level[k]) for k in keep) < reach
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
-        tol = _LONE_ALIGNED_DEG if len(rows[r]) == 1 else _ALIGNED_DEG
+        lone = len(rows[r]) == 1 and kinds[rows[r][0]] == "U"
+        tol = _LONE_ALIGNED_DEG if lone else _ALIGNED_DEG
         aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(tol))))
         # A row adding nothing to the hand joins only for flowers or a kong's added tile;
         # walls and other players' backs are rows of face-down tiles adding nothing.
