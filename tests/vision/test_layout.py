@@ -210,3 +210,26 @@ def test_a_misread_flower_beside_the_melds_does_not_push_them_out() -> None:
     assert found.flowers == (flower,)
     assert len(found.melds) == 2
     assert not any("left out" in w for w in found.warnings)
+
+
+def test_a_crosswise_discard_askew_beside_the_hand_stays_out() -> None:
+    """The looser angle for a lone tile is for upright ones (the winning tile, a flower): with
+    it for any lone tile, a crosswise discard lying 20 degrees askew below the hand joined it,
+    fitted no meld and flagged right hands (3 sim photos of .cache/bench_kde4)."""
+    ann = lay_out_hand(HAND)
+    (winner,) = [a for a in ann if a["role"] == "winning"]
+    quad = np.array(winner["corners"], np.float64)
+    centre = quad.mean(axis=0)
+    turn = np.radians(90.0 + 20.0)  # crosswise, and askew
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    discard = {
+        **winner,
+        "code": "9s",
+        "role": "stray",
+        "sideways": True,
+        "corners": ((quad - centre) @ rot.T + centre + [-200.0, 130.0]).tolist(),
+    }
+    ann.append(discard)
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(12), SURE))
+    assert role_of_each(found, len(ann))[-1] == "stray"
+    assert found.ambiguity is None or "fit no meld" not in found.ambiguity
