@@ -29,8 +29,9 @@ def select_hand_rows(
     kinds: list[str],
     geometry: TileGeometry,
     frame: Frame,
-) -> set[int]:
-    """Rows of the declared hand, grown from the row holding most of it.
+) -> tuple[set[int], set[int]]:
+    """Rows of the declared hand, grown from the row holding most of it, and the rows that
+    lie in line with it but would take it past 14 tiles (crowded out).
 
     Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
     they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
@@ -63,11 +64,16 @@ def select_hand_rows(
         return True
 
     if not rows or max(counts) == 0:
-        return set(range(len(rows)))
+        return set(range(len(rows))), set()
     across = frame.across(geometry.centers)
     level = [float(np.median(across[row])) for row in rows]
     main = int(np.argmax(counts))
     keep, total = {main}, counts[main]
+    crowded: set[int] = set()
+
+    def on_main_line(r: int) -> bool:
+        return abs(level[r] - level[main]) < 0.5 * geometry.face_height
+
     reach = _ROW_REACH * geometry.face_height
     # Each tile's edge that runs along its row (the top edge, or a sideways tile's side), as
     # an axis (angle x 2): perspective bends a quarter turn, but not a row's own direction.
@@ -98,7 +104,11 @@ def select_hand_rows(
         if joinable and useful and fits:
             keep.add(r)
             total += counts[r]
-    return keep
+        elif joinable and useful and len(rows[r]) == 1 and on_main_line(r):
+            # Kept out by the count, a lone tile on the hand's own line is likelier the
+            # hand's (a flower misread as a suit tile) than a discard: worth a look.
+            crowded.add(r)
+    return keep, crowded
 
 
 def _hand_count(groups: list[Group]) -> int:

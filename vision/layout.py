@@ -107,7 +107,7 @@ def _read_in(
         segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart)
         for r, row in enumerate(rows)
     ]
-    hand_rows = select_hand_rows(rows, segmented, tiles, kinds, geometry, frame)
+    hand_rows, crowded = select_hand_rows(rows, segmented, tiles, kinds, geometry, frame)
     groups: list[Group] = []
     for r, row in enumerate(rows):
         if r in hand_rows:
@@ -127,6 +127,9 @@ def _read_in(
     if misfits and ambiguity is None:
         # A crosswise or face-down tile the melds cannot place: a meld may be misread.
         ambiguity = f"{len(misfits)} tiles among the hand fit no meld"
+    crowded_out = sum(len(rows[r]) for r in crowded)
+    if crowded_out and ambiguity is None:
+        ambiguity = f"{crowded_out} tiles in line with the hand were left out: it had 14"
     found = Layout(
         groups=tuple(groups),
         rows=tuple(tuple(row) for row in rows),

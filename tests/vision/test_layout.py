@@ -233,3 +233,33 @@ def test_a_crosswise_discard_askew_beside_the_hand_stays_out() -> None:
     found = layout(tiles_from_annotations(ann, np.random.default_rng(12), SURE))
     assert role_of_each(found, len(ann))[-1] == "stray"
     assert found.ambiguity is None or "fit no meld" not in found.ambiguity
+
+
+def test_a_lone_tile_on_the_hands_line_that_did_not_fit_is_an_ambiguity() -> None:
+    """Real-face photo 43 of the benchmark: the flower lay on the concealed row's line, far
+    beyond its left end, read as 5m. The hand had 14 tiles without it, so it was left out
+    and the wrong hand (no flower) passed unflagged; such a tile now asks for a look."""
+    hand = {
+        "melds": [{"type": "chow", "tiles": ["2m", "3m", "4m"], "claimed_from": "left"}],
+        "concealed": ["4m", "4m", "1s", "2s", "3s", "4s", "5s", "5s", "6s", "7s"],
+        "winning_tile": "3s",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    first = min(ann, key=lambda a: a["bbox"][0])
+    shift = -5 * 60.0  # five tile widths left of the row's first tile, on its line
+    ann.append(
+        {
+            **first,
+            "code": "1h",
+            "role": "flower",
+            "corners": [[x + shift, y] for x, y in first["corners"]],
+            "bbox": [first["bbox"][0] + shift, *first["bbox"][1:]],
+        }
+    )
+    tiles = tiles_from_annotations(ann, np.random.default_rng(13), SURE)
+    tiles.probs[-1] = 0
+    tiles.probs[-1, CLASSES.index("5m")] = 1.0
+    found = layout(tiles)
+    assert role_of_each(found, len(ann))[-1] == "stray"
+    assert found.ambiguity is not None and "in line with the hand" in found.ambiguity
