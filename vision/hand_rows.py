@@ -30,8 +30,8 @@ def select_hand_rows(
     geometry: TileGeometry,
     frame: Frame,
 ) -> tuple[set[int], set[int]]:
-    """Rows of the declared hand, grown from the row holding most of it, and the rows that
-    lie in line with it but would take it past 14 tiles (crowded out).
+    """Rows of the declared hand, grown from the row holding most of it, and the one-tile
+    rows on its main row's line that would take it past 14 tiles (crowded out).
 
     Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
     they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
