@@ -25,6 +25,12 @@ _CHOWS = tuple(
 )
 
 
+def face_ups(corners: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """(n, 2) each face's up-vector from its corners (TL, TR, BR, BL): the top edge's midpoint
+    minus the bottom edge's, not normalised."""
+    return (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
+
+
 @dataclass(frozen=True)
 class TileGeometry:
     corners: Array  # (n, 4, 2) face TL, TR, BR, BL
@@ -44,7 +50,7 @@ class TileGeometry:
         for i in np.flatnonzero(flat):
             x1, y1, x2, y2 = boxes[i]
             corners[i] = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]]
-        up = (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
+        up = face_ups(corners)
         heights = np.linalg.norm(up, axis=1)
         widths = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
         ups = up / np.maximum(heights, 1e-9)[:, None]

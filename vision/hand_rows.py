@@ -85,16 +85,12 @@ def select_hand_rows(
     for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
         near = min(abs(level[r] - level[k]) for k in keep) < reach
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
-        lone = len(rows[r]) == 1 and kinds[rows[r][0]] == "U"
-        tol = _LONE_ALIGNED_DEG if lone else _ALIGNED_DEG
+        lone = kinds[rows[r][0]] if len(rows[r]) == 1 else None  # a one-tile row's pose
+        tol = _LONE_ALIGNED_DEG if lone == "U" else _ALIGNED_DEG
         aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(tol))))
         # A row adding nothing to the hand joins only for flowers or a kong's added tile;
         # walls and other players' backs are rows of face-down tiles adding nothing.
-        useful = (
-            counts[r] > 0
-            or any(g.role == "flower" for g in segmented[r])
-            or (len(rows[r]) == 1 and kinds[rows[r][0]] == "S")
-        )
+        useful = counts[r] > 0 or any(g.role == "flower" for g in segmented[r]) or lone == "S"
         fits = total + counts[r] <= _HAND_TILES
         joinable = r not in keep and near and aligned >= 0.7
         if joinable and not fits and _flowers_after_all(r):
@@ -104,7 +100,7 @@ def select_hand_rows(
         if joinable and useful and fits:
             keep.add(r)
             total += counts[r]
-        elif joinable and useful and len(rows[r]) == 1 and on_main_line(r):
+        elif joinable and useful and lone is not None and on_main_line(r):
             # Kept out by the count, a lone tile on the hand's own line is likelier the
             # hand's (a flower misread as a suit tile) than a discard: worth a look.
             crowded.add(r)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.geometry import face_ups
 from vision.types import BoolArray, FloatArray
 
 NEIGHBOURS = 6
@@ -41,8 +42,9 @@ def _row_ratio(quad: FloatArray, along: FloatArray, across: FloatArray) -> float
 
 def _up_angles(corners: FloatArray) -> FloatArray:
     """Each face's reading direction (top edge's midpoint minus bottom edge's), as an angle."""
-    up = (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
-    return np.arctan2(up[:, 1], up[:, 0])
+    up = face_ups(corners)
+    angles: FloatArray = np.arctan2(up[:, 1], up[:, 0])
+    return angles
 
 
 def _turn_from(angle: float, others: FloatArray) -> float:

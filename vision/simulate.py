@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import BACK, CLASSES
+from vision.geometry import face_ups
 from vision.types import Tiles
 
 FloatArray = npt.NDArray[np.float64]
@@ -63,8 +64,7 @@ def tiles_from_annotations(
         corners = corners + rng.normal(0, jitter, corners.shape) * width
         corners = corners.astype(np.float32)
     if canonical and n:
-        up = (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
-        turn = up @ np.array([-1.0, -1.0]) < 0
+        turn = face_ups(corners) @ np.array([-1.0, -1.0]) < 0
         corners[turn] = np.roll(corners[turn], 2, axis=1)
     xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     down = np.array([bool(a.get("face_down")) for a in annotations])
