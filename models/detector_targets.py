@@ -12,17 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from models.detector_net import REG_UNIT, STRIDE
-from vision.geometry import face_ups
-
-_UP_REFERENCE = np.array([-1.0, -1.0]) / np.sqrt(2.0)
+from vision.geometry import canonical_order
 
 
 def canonical_corners(corners: np.ndarray) -> np.ndarray:
     """Face corners TL, TR, BR, BL (as the face reads) -> the same four in canonical order."""
-    corners = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    if float(face_ups(corners[None])[0] @ _UP_REFERENCE) < 0:
-        return np.roll(corners, 2, axis=0)
-    return corners
+    return canonical_order(np.asarray(corners, dtype=np.float32).reshape(1, 4, 2))[0]
 
 
 def draw_targets(

@@ -31,6 +31,16 @@ def face_ups(corners: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
     return (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
 
 
+def canonical_order(corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """(n, 4, 2) face corners as the shipped detector reports them: each face turned half
+    round where its up points into the lower-right half-plane (the detector cannot tell a
+    face from the same face upside down; its training targets are made by this function)."""
+    out = np.array(corners, dtype=np.float32, copy=True)
+    turn = face_ups(out) @ np.array([-1.0, -1.0]) < 0
+    out[turn] = np.roll(out[turn], 2, axis=1)
+    return out
+
+
 @dataclass(frozen=True)
 class TileGeometry:
     corners: Array  # (n, 4, 2) face TL, TR, BR, BL

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import BACK, CLASSES
-from vision.geometry import face_ups
+from vision.geometry import canonical_order
 from vision.types import Tiles
 
 FloatArray = npt.NDArray[np.float64]
@@ -64,8 +64,7 @@ def tiles_from_annotations(
         corners = corners + rng.normal(0, jitter, corners.shape) * width
         corners = corners.astype(np.float32)
     if canonical and n:
-        turn = face_ups(corners) @ np.array([-1.0, -1.0]) < 0
-        corners[turn] = np.roll(corners[turn], 2, axis=1)
+        corners = canonical_order(corners)
     xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     down = np.array([bool(a.get("face_down")) for a in annotations])
     codes = [BACK if d else str(a["code"]) for a, d in zip(annotations, down, strict=True)]
