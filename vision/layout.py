@@ -21,7 +21,7 @@ from vision.geometry import Frame, TileGeometry, reading_frame
 from vision.hand_rows import fit_count, join_added_kong_tiles, select_hand_rows
 from vision.reading import evidence_each_way
 from vision.segment import Group as Group  # re-exported: callers import it from here
-from vision.segment import find_rows, segment_row, tile_kinds
+from vision.segment import find_rows, flower_mass, segment_row, tile_kinds
 from vision.types import Tiles
 
 ROLES = ("concealed", "winning", "meld", "concealed_kong", "flower", "stray")
@@ -98,13 +98,14 @@ def layout(tiles: Tiles) -> Layout:
 def _read_in(
     frame: Frame, tiles: Tiles, geometry: TileGeometry, notes: list[str]
 ) -> tuple[Layout, Frame]:
-    kinds = tile_kinds(tiles, geometry, frame)
     rows = find_rows(geometry, frame)
+    flowers = flower_mass(tiles, rows)
+    kinds = tile_kinds(tiles, geometry, frame, flowers)
     warnings = list(notes)
     apart: dict[int, float] = {}
     notes_of: list[list[str]] = [[] for _ in rows]
     segmented = [
-        segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart)
+        segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart, flowers)
         for r, row in enumerate(rows)
     ]
     hand_rows, crowded = select_hand_rows(rows, segmented, tiles, kinds, geometry, frame)

@@ -25,6 +25,11 @@ _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
 _NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
+# Flowers are laid aside together, not between a player's hand tiles: a tile read as a flower
+# with tiles that are no flowers on both sides of it in its row is more likely a misread suit
+# tile (the 1s's bird, a claimed tile's picture seen crosswise) than a flower put there. Its
+# odds of being a flower are scaled by this.
+_INTERIOR_FLOWER_ODDS = 0.1
 _GAP = 0.08  # tile widths: a gap this wide separates groups in a tightly packed row
 _GAP_MAX = 0.14  # ...and in a loosely packed one (the rule book's groups stand further apart)
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
@@ -45,15 +50,34 @@ class Group:
     claimed: int | None = None
 
 
-def tile_kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame) -> list[str]:
+def flower_mass(tiles: Tiles, rows: list[list[int]]) -> Array:
+    """Per tile, the probability that it is a flower, given the classifier and where it lies:
+    the classifier's flower mass, with the odds scaled down for a tile between two tiles of
+    its row that are no flowers."""
+    read: Array = tiles.probs[:, FLOWER_SLICE].sum(axis=1).astype(np.float64)
+    mass: Array = read.copy()
+    for row in rows:
+        for left, tile, right in zip(row, row[1:], row[2:], strict=False):
+            if read[left] <= 0.5 and read[right] <= 0.5:
+                odds = _INTERIOR_FLOWER_ODDS * read[tile] / max(1.0 - read[tile], 1e-9)
+                mass[tile] = odds / (1.0 + odds)
+    return mass
+
+
+def tile_kinds(
+    tiles: Tiles, geometry: TileGeometry, frame: Frame, flowers: Array | None = None
+) -> list[str]:
     """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
 
     The detector's face-down flag decides: it sees the tile's body, while the classifier's
     `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
+    `flowers` is each tile's flower probability (`flower_mass`; the classifier's by default).
     """
     turned = frame.quarter_turned(geometry)
+    if flowers is None:
+        flowers = tiles.probs[:, FLOWER_SLICE].sum(axis=1)
     # A flower is never claimed, so a turned flower is just lying askew.
-    flowery = tiles.probs[:, FLOWER_SLICE].sum(axis=1) > 0.5
+    flowery = flowers > 0.5
     kinds = []
     for i in range(len(tiles)):
         if tiles.face_down[i]:
@@ -157,10 +181,12 @@ def segment_row(
     frame: Frame,
     warnings: list[str],
     apart: dict[int, float],
+    flowers: Array,
 ) -> list[Group]:
     """Best split of one row into melds, concealed kongs and loose runs (dynamic programme).
 
     Fills `apart`: how far each tile stands from its nearest row neighbour, in tile widths.
+    `flowers` is each tile's flower probability (`flower_mass`).
     """
     sizes = _gaps_after(row, kinds, geometry, frame)
     # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
@@ -193,7 +219,7 @@ def segment_row(
             value += _GAP_INSIDE * sum(gap[i : j - 1])
             if score_i + value > best[j][0]:
                 best[j] = (score_i + value, [*plan_i, (kind, i, j)])
-    return _groups_from_plan(row, r, best[n][1], gap, kinds, tiles, warnings)
+    return _groups_from_plan(row, r, best[n][1], gap, kinds, flowers, warnings)
 
 
 def _window(members: list[int], kinds: list[str], tiles: Tiles) -> tuple[str | None, float]:
@@ -217,7 +243,7 @@ def _groups_from_plan(
     plan: list[tuple[str, int, int]],
     gap: list[bool],
     kinds: list[str],
-    tiles: Tiles,
+    flowers: Array,
     warnings: list[str],
 ) -> list[Group]:
     groups: list[Group] = []
@@ -226,7 +252,7 @@ def _groups_from_plan(
     def close_run() -> None:
         nonlocal run
         if run:
-            groups.extend(_split_flowers(run, r, tiles))
+            groups.extend(_split_flowers(run, r, flowers))
         run = []
 
     for kind, i, j in plan:
@@ -254,14 +280,14 @@ def _groups_from_plan(
     return groups
 
 
-def _split_flowers(run: list[int], r: int, tiles: Tiles) -> list[Group]:
+def _split_flowers(run: list[int], r: int, flower_probs: Array) -> list[Group]:
     """A run of loose tiles is flowers if, taken together, it more likely is than not.
 
     Decided per run, not per tile: flowers are put aside as a group, so one misread tile must
     not split a run (its neighbours' evidence outweighs it). A tile that is clearly no flower
     (a winning tile nudged out towards the flowers) leaves the run on its own.
     """
-    mass = 0.98 * tiles.probs[run, FLOWER_SLICE].sum(axis=1).astype(np.float64) + 0.01
+    mass = 0.98 * flower_probs[run] + 0.01
     if float(np.log(mass).sum() - np.log(1 - mass).sum()) <= 0:
         return [Group("concealed", tuple(run), r)]
     groups: list[Group] = []

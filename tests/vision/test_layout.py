@@ -263,3 +263,54 @@ def test_a_lone_tile_on_the_hands_line_that_did_not_fit_is_an_ambiguity() -> Non
     found = layout(tiles)
     assert role_of_each(found, len(ann))[-1] == "stray"
     assert found.ambiguity is not None and "in line with the hand" in found.ambiguity
+
+
+def test_a_claimed_tile_read_as_a_flower_stays_in_its_meld() -> None:
+    """Real-face photo 28 of the benchmark: the sideways 1s of a claimed chow (a bird, like
+    many flowers' pictures) read as a flower. A flower lies aside, so the tile was taken for a
+    turned flower, the chow broke up and the hand came to 13. Between two tiles that are no
+    flowers it is more likely the misread suit tile."""
+    hand = {
+        "melds": [
+            {"type": "chow", "tiles": ["1s", "2s", "3s"], "claimed_from": "left"},
+            {"type": "chow", "tiles": ["4s", "5s", "6s"], "claimed_from": "left"},
+            {"type": "chow", "tiles": ["7s", "8s", "9s"], "claimed_from": "left"},
+            {"type": "chow", "tiles": ["4m", "5m", "6m"], "claimed_from": "left"},
+        ],
+        "concealed": ["5s"],
+        "winning_tile": "5s",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(12), SURE)
+    bird = next(i for i, a in enumerate(ann) if a["code"] == "1s")
+    tiles.probs[bird] = 0
+    tiles.probs[bird, CLASSES.index("7h")] = 0.5
+    tiles.probs[bird, CLASSES.index("1h")] = 0.3
+    tiles.probs[bird, CLASSES.index("1s")] = 0.2
+    found = layout(tiles)
+    assert found.flowers == ()
+    assert any(bird in g.tiles for g in found.melds)
+    assert len(found.melds) == 4
+
+
+def test_only_a_lone_flower_between_hand_tiles_is_doubted() -> None:
+    from vision.segment import flower_mass
+    from vision.types import Tiles
+
+    probs = np.zeros((7, len(CLASSES)), np.float32)
+    for i, code in enumerate(["1m", "2h", "3m", "5h", "6h", "4p", "7h"]):
+        probs[i, CLASSES.index(code)] = 0.9
+        probs[i, CLASSES.index("9s")] += 0.1
+    tiles = Tiles(
+        np.zeros((7, 4), np.float32),
+        np.zeros((7, 4, 2), np.float32),
+        np.ones(7, np.float32),
+        np.zeros(7, bool),
+        np.zeros(7, bool),
+        probs,
+    )
+    mass = flower_mass(tiles, [[0, 1, 2, 3, 4, 5, 6]])
+    assert mass[1] < 0.5  # alone between 1m and 3m
+    assert mass[3] == pytest.approx(0.9) and mass[4] == pytest.approx(0.9)  # side by side
+    assert mass[6] == pytest.approx(0.9)  # at the row's end
