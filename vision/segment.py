@@ -26,10 +26,10 @@ _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 _CODE_WEIGHT = 0.3
 _NO_FLOWER = 0.05  # flower probability under which a tile never counts as a flower
 # Flowers are laid aside together, not between a player's hand tiles: a tile read as a flower
-# with tiles that are no flowers on both sides of it in its row is more likely a misread suit
+# with tiles surely no flowers on both sides of it in its row is more likely a misread suit
 # tile (the 1s's bird, a claimed tile's picture seen crosswise) than a flower put there. Its
-# odds of being a flower are scaled by this.
-_INTERIOR_FLOWER_ODDS = 0.1
+# odds of being a flower are scaled by this (a sure flower, 0.99, stays one).
+_INTERIOR_FLOWER_ODDS = 0.02
 _GAP = 0.08  # tile widths: a gap this wide separates groups in a tightly packed row
 _GAP_MAX = 0.14  # ...and in a loosely packed one (the rule book's groups stand further apart)
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
@@ -53,12 +53,12 @@ class Group:
 def flower_mass(tiles: Tiles, rows: list[list[int]]) -> Array:
     """Per tile, the probability that it is a flower, given the classifier and where it lies:
     the classifier's flower mass, with the odds scaled down for a tile between two tiles of
-    its row that are no flowers."""
+    its row that are surely no flowers."""
     read: Array = tiles.probs[:, FLOWER_SLICE].sum(axis=1).astype(np.float64)
     mass: Array = read.copy()
     for row in rows:
         for left, tile, right in zip(row, row[1:], row[2:], strict=False):
-            if read[left] <= 0.5 and read[right] <= 0.5:
+            if read[left] < _NO_FLOWER and read[right] < _NO_FLOWER:
                 odds = _INTERIOR_FLOWER_ODDS * read[tile] / max(1.0 - read[tile], 1e-9)
                 mass[tile] = odds / (1.0 + odds)
     return mass

@@ -298,19 +298,27 @@ def test_only_a_lone_flower_between_hand_tiles_is_doubted() -> None:
     from vision.segment import flower_mass
     from vision.types import Tiles
 
-    probs = np.zeros((7, len(CLASSES)), np.float32)
-    for i, code in enumerate(["1m", "2h", "3m", "5h", "6h", "4p", "7h"]):
+    codes = ["1m", "2h", "3m", "5h", "6h", "4p", "7h", "9p", "8h", "2p"]
+    probs = np.zeros((len(codes), len(CLASSES)), np.float32)
+    for i, code in enumerate(codes):
         probs[i, CLASSES.index(code)] = 0.9
         probs[i, CLASSES.index("9s")] += 0.1
+    # Sim photo 590: a flower after the melds beside a flower misread as a 5m (flower mass
+    # 0.14) is not between two tiles surely no flowers.
+    probs[9] = 0
+    probs[9, CLASSES.index("5m")] = 0.86
+    probs[9, CLASSES.index("6h")] = 0.14
+    n = len(codes)
     tiles = Tiles(
-        np.zeros((7, 4), np.float32),
-        np.zeros((7, 4, 2), np.float32),
-        np.ones(7, np.float32),
-        np.zeros(7, bool),
-        np.zeros(7, bool),
+        np.zeros((n, 4), np.float32),
+        np.zeros((n, 4, 2), np.float32),
+        np.ones(n, np.float32),
+        np.zeros(n, bool),
+        np.zeros(n, bool),
         probs,
     )
-    mass = flower_mass(tiles, [[0, 1, 2, 3, 4, 5, 6]])
+    mass = flower_mass(tiles, [[0, 1, 2, 3, 4, 5, 6], [7, 8, 9]])
     assert mass[1] < 0.5  # alone between 1m and 3m
     assert mass[3] == pytest.approx(0.9) and mass[4] == pytest.approx(0.9)  # side by side
     assert mass[6] == pytest.approx(0.9)  # at the row's end
+    assert mass[8] == pytest.approx(0.9)  # beside a doubtful one
