@@ -82,6 +82,18 @@ def select_hand_rows(
     axis = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     main_axis = axis[rows[main]].mean(axis=0)
     main_axis /= max(float(np.linalg.norm(main_axis)), 1e-9)
+
+    def lone_beside_flowers() -> int:
+        """Lone tiles in the kept rows that hold flowers: `fit_count` puts them back among
+        the flowers when the hand would pass 14 (a flower misread as a suit tile)."""
+        return sum(
+            1
+            for k in keep
+            if any(g.role == "flower" for g in segmented[k])
+            for g in segmented[k]
+            if g.role == "concealed" and len(g.tiles) == 1
+        )
+
     for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
         near = min(abs(level[r] - level[k]) for k in keep) < reach
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
@@ -97,6 +109,11 @@ def select_hand_rows(
             useful = fits = True  # the count says these are the flowers, one of them misread
         if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - _HAND_TILES):
             fits = True  # the count says the lone tiles beside the melds are flowers
+        # ...or the lone tiles beside the flowers of a nearer row already in, when this row
+        # brings several tiles: a row of them is the hand's, a single tile may be a discard.
+        beside = lone_beside_flowers() if counts[r] >= 2 else 0
+        if joinable and not fits and total + counts[r] - beside <= _HAND_TILES:
+            fits = True
         if joinable and useful and fits:
             keep.add(r)
             total += counts[r]

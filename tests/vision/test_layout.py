@@ -322,3 +322,39 @@ def test_only_a_lone_flower_between_hand_tiles_is_doubted() -> None:
     assert mass[3] == pytest.approx(0.9) and mass[4] == pytest.approx(0.9)  # side by side
     assert mass[6] == pytest.approx(0.9)  # at the row's end
     assert mass[8] == pytest.approx(0.9)  # beside a doubtful one
+
+
+def test_a_row_of_concealed_tiles_is_not_crowded_out_by_a_misread_flower() -> None:
+    """Real-face photo 294 of the benchmark: melds in the middle row, the concealed tiles in
+    the row in front, two flowers in a row a little nearer the melds, one of them read as a
+    5p. The flower row joined first as one hand tile, the concealed row then took the hand
+    to 15 and was left out. A row of several tiles joins, and the lone tile beside the
+    flowers goes back among them."""
+    hand = {
+        "melds": [
+            {"type": "chow", "tiles": ["7m", "8m", "9m"], "claimed_from": "left"},
+            {"type": "kong", "tiles": ["6p"] * 4, "concealed": True},
+            {"type": "chow", "tiles": ["6m", "7m", "8m"], "claimed_from": "left"},
+        ],
+        "concealed": ["1m", "2m", "7p", "7p"],
+        "winning_tile": "3m",
+        "flowers": ["3h", "4h"],
+    }
+    ann = lay_out_hand(hand, arrangement="melds_below")
+    height = ann[0]["bbox"][3]
+    for a in ann:
+        if a["role"] == "flower":  # a row of their own, nearer the melds than the concealed
+            a["corners"] = [[x, y + 1.2 * height] for x, y in a["corners"]]
+            a["bbox"] = [a["bbox"][0], a["bbox"][1] + 1.2 * height, *a["bbox"][2:]]
+    tiles = tiles_from_annotations(ann, np.random.default_rng(14), SURE)
+    misread = next(i for i, a in enumerate(ann) if a["code"] == "3h")
+    tiles.probs[misread] = 0
+    tiles.probs[misread, CLASSES.index("5p")] = 0.94
+    tiles.probs[misread, CLASSES.index("5m")] = 0.045
+    tiles.probs[misread, CLASSES.index("3h")] = 0.015
+    found = layout(tiles)
+    roles = role_of_each(found, len(ann))
+    assert [r for r, a in zip(roles, ann, strict=True) if a["role"] == "concealed"] == [
+        "concealed"
+    ] * 4
+    assert sorted(found.flowers) == sorted(i for i, a in enumerate(ann) if a["role"] == "flower")
