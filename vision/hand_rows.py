@@ -110,8 +110,8 @@ def select_hand_rows(
         if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - _HAND_TILES):
             fits = True  # the count says the lone tiles beside the melds are flowers
         # ...or the lone tiles beside the flowers of a nearer row already in, when this row
-        # brings several tiles: a row of them is the hand's, a single tile may be a discard.
-        beside = lone_beside_flowers() if counts[r] >= 2 else 0
+        # brings three or more tiles: a row of them is the hand's, one or two may be discards.
+        beside = lone_beside_flowers() if counts[r] >= 3 else 0
         if joinable and not fits and total + counts[r] - beside <= _HAND_TILES:
             fits = True
         if joinable and useful and fits:
