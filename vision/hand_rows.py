@@ -100,6 +100,13 @@ def select_hand_rows(
         lone = kinds[rows[r][0]] if len(rows[r]) == 1 else None  # a one-tile row's pose
         tol = _LONE_ALIGNED_DEG if lone == "U" else _ALIGNED_DEG
         aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(tol))))
+        if len(rows[r]) >= 3:
+            # One askew tile must not keep out a row of three (a flower laid loosely, a
+            # detector's noisy quad): such a row may instead lie along the axis on average.
+            mean_axis = axis[rows[r]].mean(axis=0)
+            mean_axis /= max(float(np.linalg.norm(mean_axis)), 1e-9)
+            if float(mean_axis @ main_axis) > np.cos(2 * np.radians(tol)):
+                aligned = 1.0
         # A row adding nothing to the hand joins only for flowers or a kong's added tile;
         # walls and other players' backs are rows of face-down tiles adding nothing.
         useful = counts[r] > 0 or any(g.role == "flower" for g in segmented[r]) or lone == "S"
