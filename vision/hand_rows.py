@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.geometry import Frame, TileGeometry
-from vision.segment import Group
+from vision.segment import Group, claimed_from_position
 from vision.types import FLOWER_SLICE, Tiles
 
 _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
@@ -83,16 +83,19 @@ def select_hand_rows(
     main_axis = axis[rows[main]].mean(axis=0)
     main_axis /= max(float(np.linalg.norm(main_axis)), 1e-9)
 
-    def lone_beside_flowers() -> int:
-        """Lone tiles in the kept rows that hold flowers: `fit_count` puts them back among
-        the flowers when the hand would pass 14 (a flower misread as a suit tile)."""
-        return sum(
+    def spare() -> int:
+        """Tiles `fit_count` takes off the count when the hand would pass 14: lone tiles in
+        the kept rows that hold flowers (a flower misread as a suit tile), and a kong's
+        fourth tile standing apart from its three."""
+        kept = [g for k in keep for g in segmented[k]]
+        beside_flowers = sum(
             1
             for k in keep
             if any(g.role == "flower" for g in segmented[k])
             for g in segmented[k]
             if g.role == "concealed" and len(g.tiles) == 1
         )
+        return beside_flowers + len(split_kongs(kept, rows, tiles.codes))
 
     for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
         near = min(abs(level[r] - level[k]) for k in keep) < reach
@@ -116,10 +119,10 @@ def select_hand_rows(
             useful = fits = True  # the count says these are the flowers, one of them misread
         if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - _HAND_TILES):
             fits = True  # the count says the lone tiles beside the melds are flowers
-        # ...or the lone tiles beside the flowers of a nearer row already in, when this row
-        # brings three or more tiles: a row of them is the hand's, one or two may be discards.
-        beside = lone_beside_flowers() if counts[r] >= 3 else 0
-        if joinable and not fits and total + counts[r] - beside <= _HAND_TILES:
+        # ...or what the rows already in can spare (`spare`), when this row brings three
+        # or more tiles: a row of them is the hand's, one or two may be discards.
+        room = spare() if counts[r] >= 3 else 0
+        if joinable and not fits and total + counts[r] - room <= _HAND_TILES:
             fits = True
         if joinable and useful and fits:
             keep.add(r)
@@ -175,9 +178,13 @@ def join_added_kong_tiles(
     return out
 
 
-def fit_count(groups: list[Group]) -> list[Group]:
-    """Put lone tiles from the flower rows back among the flowers while the hand has more
-    than 14 tiles: the count, not one tile's reading, decides (a kong counts as 3)."""
+def fit_count(
+    groups: list[Group], rows: list[list[int]], codes: list[str]
+) -> tuple[list[Group], int]:
+    """While the hand has more than 14 tiles (a kong counts as 3), let the count, not one
+    tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
+    lone tile beside a meld of three of its code joins it as the kong's fourth tile. Returns
+    the groups and how many tiles joined kongs."""
     hand = sum(
         min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
         for g in groups
@@ -194,4 +201,43 @@ def fit_count(groups: list[Group]) -> list[Group]:
             out = [merged if x is aside else x for x in out if x is not g]
             flower_rows[g.row] = merged
             hand -= 1
-    return out
+    joined = 0
+    for lone, meld in split_kongs(out, rows, codes):
+        if hand <= _HAND_TILES:
+            break
+        row = rows[meld.row]
+        members = tuple(sorted((*lone.tiles, *meld.tiles), key=row.index))
+        assert meld.claimed is not None  # a meld of three is laid out with its claimed tile
+        side = members.index(meld.claimed)
+        kong = replace(meld, tiles=members, claimed_from=claimed_from_position(side, 4))
+        out = [kong if x is meld else x for x in out if x is not lone]
+        hand -= 1
+        joined += 1
+    return out, joined
+
+
+def split_kongs(
+    groups: list[Group], rows: list[list[int]], codes: list[str]
+) -> list[tuple[Group, Group]]:
+    """(lone tile, meld) pairs side by side in a row, the meld three tiles of the lone tile's
+    code: a kong whose fourth tile stands a little apart (the detector's corners opened a
+    gap), read as a pung and a loose tile."""
+    pairs = []
+    for lone in groups:
+        if lone.role != "concealed" or len(lone.tiles) != 1:
+            continue
+        tile = lone.tiles[0]
+        row = rows[lone.row]
+        k = row.index(tile)
+        beside = {row[j] for j in (k - 1, k + 1) if 0 <= j < len(row)}
+        for meld in groups:
+            if (
+                meld.role == "meld"
+                and meld.row == lone.row
+                and len(meld.tiles) == 3
+                and beside & {meld.tiles[0], meld.tiles[-1]}
+                and all(codes[t] == codes[tile] for t in meld.tiles)
+            ):
+                pairs.append((lone, meld))
+                break
+    return pairs

@@ -123,8 +123,13 @@ def _read_in(
     if apart_rows:
         warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
-    groups = fit_count(groups)
+    groups, joined = fit_count(groups, rows, tiles.codes)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
+    if joined:
+        # The count's guess, not the layout's: the fourth tile may be the hand's own.
+        note = f"{joined} tiles standing apart were read as the fourth tile of a kong"
+        warnings.append(note)
+        ambiguity = ambiguity or note
     if misfits and ambiguity is None:
         # A crosswise or face-down tile the melds cannot place: a meld may be misread.
         ambiguity = f"{len(misfits)} tiles among the hand fit no meld"

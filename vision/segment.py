@@ -272,7 +272,7 @@ def _groups_from_plan(
         close_run()
         if kind == "meld":
             side = next(p for p, t in enumerate(members) if kinds[t] == "S")
-            claimed_from = _claimed_from(side, len(members))
+            claimed_from = claimed_from_position(side, len(members))
             groups.append(Group("meld", members, r, claimed_from, members[side]))
         else:
             groups.append(Group("concealed_kong", members, r))
@@ -300,7 +300,7 @@ def _split_flowers(run: list[int], r: int, flower_probs: Array) -> list[Group]:
     return [Group("flower", tuple(flowers), r), *groups]
 
 
-def _claimed_from(position: int, length: int) -> str:
+def claimed_from_position(position: int, length: int) -> str:
     """The rule book's layout: the claimed tile points at the player it came from."""
     if position == 0:
         return "left"

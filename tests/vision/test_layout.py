@@ -375,3 +375,31 @@ def test_one_askew_flower_does_not_keep_its_row_out() -> None:
     first["corners"] = ((quad - centre) @ rot.T + centre).tolist()
     found = layout(tiles_from_annotations(ann, np.random.default_rng(15), SURE))
     assert sorted(ann[i]["code"] for i in found.flowers) == ["1h", "2h", "5h"]
+
+
+def test_a_kongs_fourth_tile_standing_apart_joins_it_when_the_count_says_so() -> None:
+    """Real-face photo 130 of the benchmark: the kong's first tile stood a little apart, the
+    row read as a loose tile and a pung, the hand came to 15 and the concealed row in front
+    was left out. The count joins the tile to the kong, and says so."""
+    hand = {
+        "melds": [
+            {"type": "pung", "tiles": ["S"] * 3, "claimed_from": "left"},
+            {"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "right"},
+            {"type": "kong", "tiles": ["W"] * 4, "claimed_from": "right"},
+        ],
+        "concealed": ["E", "E", "N", "N"],
+        "winning_tile": "N",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, arrangement="melds_below")
+    kong = [a for a in ann if a["meld_id"] == 2]
+    width = kong[0]["bbox"][2]
+    kong[0]["corners"] = [[x - 0.2 * width, y] for x, y in kong[0]["corners"]]
+    kong[0]["bbox"] = [kong[0]["bbox"][0] - 0.2 * width, *kong[0]["bbox"][1:]]
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(16), SURE))
+    kongs = [g for g in found.melds if len(g.tiles) == 4]
+    assert len(kongs) == 1 and kongs[0].claimed_from == "right"
+    assert sorted(kongs[0].tiles) == sorted(ann.index(a) for a in kong)
+    roles = role_of_each(found, len(ann))
+    assert roles.count("concealed") == 4 and roles.count("winning") == 1
+    assert found.ambiguity is not None and "fourth tile of a kong" in found.ambiguity
