@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.geometry import Frame, TileGeometry
+from vision.geometry import Array, Frame, TileGeometry
 from vision.segment import Group, claimed_from_position
 from vision.types import FLOWER_SLICE, Tiles
 
@@ -179,12 +179,14 @@ def join_added_kong_tiles(
 
 
 def fit_count(
-    groups: list[Group], rows: list[list[int]], codes: list[str]
-) -> tuple[list[Group], int]:
+    groups: list[Group], rows: list[list[int]], codes: list[str], flowers: Array
+) -> tuple[list[Group], int, int]:
     """While the hand has more than 14 tiles (a kong counts as 3), let the count, not one
     tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
-    lone tile beside a meld of three of its code joins it as the kong's fourth tile. Returns
-    the groups and how many tiles joined kongs."""
+    lone tile beside a meld of three of its code joins it as the kong's fourth tile, then a
+    lone tile at a row's end (the most flower-like) is a flower laid there and misread.
+    Returns the groups, how many tiles joined kongs and how many ends became flowers.
+    `flowers` is each tile's flower probability (`vision.segment.flower_mass`)."""
     hand = sum(
         min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
         for g in groups
@@ -213,7 +215,17 @@ def fit_count(
         out = [kong if x is meld else x for x in out if x is not lone]
         hand -= 1
         joined += 1
-    return out, joined
+    ends = 0
+    while hand > _HAND_TILES:
+        singles = [g for g in out if g.role == "concealed" and len(g.tiles) == 1]
+        at_end = [g for g in singles if g.tiles[0] in (rows[g.row][0], rows[g.row][-1])]
+        if len(singles) < 2 or not at_end:  # one lone tile stays, for the winning tile
+            break
+        end = max(at_end, key=lambda g: float(flowers[g.tiles[0]]))
+        out = [Group("flower", end.tiles, end.row) if g is end else g for g in out]
+        hand -= 1
+        ends += 1
+    return out, joined, ends
 
 
 def split_kongs(

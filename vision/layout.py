@@ -123,11 +123,15 @@ def _read_in(
     if apart_rows:
         warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
-    groups, joined = fit_count(groups, rows, tiles.codes)
+    groups, joined, ends = fit_count(groups, rows, tiles.codes, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
+    # The count's guesses, not the layout's: worth a person's look.
     if joined:
-        # The count's guess, not the layout's: the fourth tile may be the hand's own.
         note = f"{joined} tiles standing apart were read as the fourth tile of a kong"
+        warnings.append(note)
+        ambiguity = ambiguity or note
+    if ends:
+        note = f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15"
         warnings.append(note)
         ambiguity = ambiguity or note
     if misfits and ambiguity is None:

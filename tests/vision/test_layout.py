@@ -403,3 +403,29 @@ def test_a_kongs_fourth_tile_standing_apart_joins_it_when_the_count_says_so() ->
     roles = role_of_each(found, len(ann))
     assert roles.count("concealed") == 4 and roles.count("winning") == 1
     assert found.ambiguity is not None and "fourth tile of a kong" in found.ambiguity
+
+
+def test_a_flower_at_the_rows_end_misread_as_a_suit_tile_is_put_aside_when_15() -> None:
+    """Real-face photo 68 of the benchmark: the one flower lay at the left end of the row,
+    read as a 1s; the hand came to 15. The lone tile at the row's end goes among the flowers
+    (the winning tile at the other end stays), and the layout says it guessed."""
+    hand = {**HAND, "flowers": []}
+    ann = lay_out_hand(hand, arrangement="melds_right")
+    first = ann[0]
+    width = first["bbox"][2]
+    flower = {
+        **first,
+        "code": "5h",
+        "role": "flower",
+        "corners": [[x - 1.4 * width, y] for x, y in first["corners"]],
+        "bbox": [first["bbox"][0] - 1.4 * width, *first["bbox"][1:]],
+    }
+    ann.append(flower)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(17), SURE)
+    tiles.probs[-1] = 0
+    for code, p in (("1s", 0.4), ("7m", 0.3), ("5m", 0.2), ("5h", 0.1)):
+        tiles.probs[-1, CLASSES.index(code)] = p
+    found = layout(tiles)
+    assert found.flowers == (len(ann) - 1,)
+    assert found.winning == next(i for i, a in enumerate(ann) if a["role"] == "winning")
+    assert found.ambiguity is not None and "taken for flowers" in found.ambiguity
