@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from scoring.tiles import BACK
 from vision.geometry import Frame, TileGeometry, reading_frame
 from vision.hand_rows import fit_count, join_added_kong_tiles, select_hand_rows
 from vision.reading import evidence_each_way
@@ -134,6 +135,10 @@ def _read_in(
         note = f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15"
         warnings.append(note)
         ambiguity = ambiguity or note
+    if any(_blank_kong(g, kinds, tiles) for g in groups):
+        note = "a concealed kong's faces read as white dragons: they may be tile backs"
+        warnings.append(note)
+        ambiguity = ambiguity or note
     if misfits and ambiguity is None:
         # A crosswise or face-down tile the melds cannot place: a meld may be misread.
         ambiguity = f"{len(misfits)} tiles among the hand fit no meld"
@@ -204,6 +209,16 @@ def _choose_winning(
         warnings.append(ambiguity)
     out = [Group("winning", g.tiles, g.row) if g is winner else g for g in groups]
     return out, ambiguity
+
+
+def _blank_kong(group: Group, kinds: list[str], tiles: Tiles) -> bool:
+    """A concealed kong whose face-up tiles read as white dragons: a plain back the
+    detector took for a face reads as a blank white dragon (real-face photo 34: four backs,
+    the ends read P, scored as a kong of white dragons)."""
+    if group.role != "concealed_kong":
+        return False
+    shown = [t for t in group.tiles if kinds[t] != "D"]
+    return bool(shown) and all(tiles.codes[t] in ("P", BACK) for t in shown)
 
 
 def role_of_each(found: Layout, n: int) -> list[str]:

@@ -429,3 +429,23 @@ def test_a_flower_at_the_rows_end_misread_as_a_suit_tile_is_put_aside_when_15() 
     assert found.flowers == (len(ann) - 1,)
     assert found.winning == next(i for i, a in enumerate(ann) if a["role"] == "winning")
     assert found.ambiguity is not None and "taken for flowers" in found.ambiguity
+
+
+def test_a_concealed_kong_showing_white_dragons_may_be_four_backs() -> None:
+    """Real-face photo 34 of the benchmark: a concealed kong laid all face-down, the two end
+    backs taken for faces and read as blank white dragons; the hand scored a kong of white
+    dragons unflagged. A blank face and a plain back look alike, so such a kong is flagged."""
+    hand = {
+        **HAND,
+        "melds": [*HAND["melds"][:2], {"type": "kong", "tiles": ["P"] * 4, "concealed": True}],
+    }
+    ann = lay_out_hand(hand, kong_style="ends")
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(18), SURE))
+    assert len(found.of_role("concealed_kong")) == 1
+    assert found.ambiguity is not None and "tile backs" in found.ambiguity
+    plain = layout(
+        tiles_from_annotations(
+            lay_out_hand(HAND, kong_style="ends"), np.random.default_rng(18), SURE
+        )
+    )
+    assert plain.ambiguity is None
