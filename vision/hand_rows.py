@@ -20,6 +20,7 @@ _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 _LONE_ALIGNED_DEG = 25.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _HAND_TILES = 14
+_HAND_ROLES = ("concealed", "meld", "concealed_kong")
 
 
 def select_hand_rows(
@@ -180,12 +181,13 @@ def join_added_kong_tiles(
 
 def fit_count(
     groups: list[Group], rows: list[list[int]], codes: list[str], flowers: Array
-) -> tuple[list[Group], int, int]:
+) -> tuple[list[Group], list[str]]:
     """While the hand has more than 14 tiles (a kong counts as 3), let the count, not one
     tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
     lone tile beside a meld of three of its code joins it as the kong's fourth tile, then a
-    lone tile at a row's end (the most flower-like) is a flower laid there and misread.
-    Returns the groups, how many tiles joined kongs and how many ends became flowers.
+    lone tile at a row's end (the most flower-like) is a flower laid there and misread; one
+    short, a lone flower at a row's end beside the hand is the hand's tile. Returns the groups
+    and a note for each such guess (the count's, not the layout's: worth a person's look).
     `flowers` is each tile's flower probability (`vision.segment.flower_mass`)."""
     hand = sum(
         min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
@@ -215,6 +217,9 @@ def fit_count(
         out = [kong if x is meld else x for x in out if x is not lone]
         hand -= 1
         joined += 1
+    notes = []
+    if joined:
+        notes.append(f"{joined} tiles standing apart were read as the fourth tile of a kong")
     ends = 0
     while hand > _HAND_TILES:
         singles = [g for g in out if g.role == "concealed" and len(g.tiles) == 1]
@@ -225,7 +230,29 @@ def fit_count(
         out = [Group("flower", end.tiles, end.row) if g is end else g for g in out]
         hand -= 1
         ends += 1
-    return out, joined, ends
+    if ends:
+        notes.append(f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15")
+    ends = 0
+    while hand < _HAND_TILES:
+        # One short: a lone tile read as a flower at a row's end beside the hand may be the
+        # winning tile misread (a 1s's bird read as a flower).
+        lone_flowers = [
+            g
+            for g in out
+            if g.role == "flower"
+            and len(g.tiles) == 1
+            and g.tiles[0] in (rows[g.row][0], rows[g.row][-1])
+            and any(x.row == g.row and x.role in _HAND_ROLES for x in out)
+        ]
+        if not lone_flowers:
+            break
+        end = min(lone_flowers, key=lambda g: float(flowers[g.tiles[0]]))
+        out = [Group("concealed", end.tiles, end.row) if g is end else g for g in out]
+        hand += 1
+        ends += 1
+    if ends:
+        notes.append(f"{ends} lone flowers at a row's end were taken as hand tiles: it had 13")
+    return out, notes
 
 
 def split_kongs(

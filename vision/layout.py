@@ -124,17 +124,10 @@ def _read_in(
     if apart_rows:
         warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
-    groups, joined, ends = fit_count(groups, rows, tiles.codes, flowers)
+    groups, guesses = fit_count(groups, rows, tiles.codes, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
-    # The count's guesses, not the layout's: worth a person's look.
-    if joined:
-        note = f"{joined} tiles standing apart were read as the fourth tile of a kong"
-        warnings.append(note)
-        ambiguity = ambiguity or note
-    if ends:
-        note = f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15"
-        warnings.append(note)
-        ambiguity = ambiguity or note
+    warnings += guesses
+    ambiguity = ambiguity or (guesses[0] if guesses else None)
     if any(_blank_kong(g, kinds, tiles) for g in groups):
         note = "a concealed kong's faces read as white dragons: they may be tile backs"
         warnings.append(note)

@@ -449,3 +449,20 @@ def test_a_concealed_kong_showing_white_dragons_may_be_four_backs() -> None:
         )
     )
     assert plain.ambiguity is None
+
+
+def test_a_winning_tile_misread_as_a_flower_is_the_hands_when_13() -> None:
+    """Real-face photo 78 of the benchmark: the winning 1s (a bird) set apart at the row's
+    end read as a flower, and the hand came to 13. A lone flower at the end of a hand row
+    is taken back as the hand's tile, and the layout says it guessed."""
+    hand = {**HAND, "flowers": []}
+    ann = lay_out_hand(hand, arrangement="melds_left")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(19), SURE)
+    winner = next(i for i, a in enumerate(ann) if a["role"] == "winning")
+    tiles.probs[winner] = 0
+    tiles.probs[winner, CLASSES.index("8h")] = 0.6
+    tiles.probs[winner, CLASSES.index("7p")] = 0.4
+    found = layout(tiles)
+    assert found.flowers == ()
+    assert found.winning == winner
+    assert found.ambiguity is not None and "taken as hand tiles" in found.ambiguity
