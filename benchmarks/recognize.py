@@ -195,6 +195,10 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
     score_right = got is not None and score_key(result.score) == score_key(
         true_score(hand, ruleset)
     )
+    # MCR scores each flower alike: a hand right but for which flowers is scored right.
+    right_but_flowers = got is not None and canonical(_flower_count(got)) == canonical(
+        _flower_count(hand)
+    )
     wanted = sum(len(m["tiles"]) for m in hand["melds"]) + len(hand["concealed"]) + 1
     flowers = hand.get("flowers", [])
     wanted += len(flowers) if isinstance(flowers, list) else 0
@@ -203,6 +207,7 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
         "complete": n_labels == wanted,
         "hand_right": hand_right,
         "score_right": score_right,
+        "right_but_flowers": right_but_flowers,
         "review": result.review,
         "reasons": result.review_reasons,
         "confidence": result.decoded.confidence,
@@ -217,6 +222,12 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
         "want": canonical(hand) if not hand_right else None,
         "warnings": result.warnings,
     }
+
+
+def _flower_count(hand: Json) -> Json:
+    """The hand with its flowers as a count: which flowers they are set aside."""
+    flowers = hand.get("flowers", [])
+    return {**hand, "flowers": len(flowers) if isinstance(flowers, list) else flowers}
 
 
 def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
@@ -251,6 +262,9 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
             else 1.0
         ),
         "complete_flag_rate": sum(r["review"] for r in complete) / max(len(complete), 1),
+        "complete_right_but_flowers": sum(r["right_but_flowers"] for r in complete)
+        / max(len(complete), 1),
+        "complete_score_right": sum(r["score_right"] for r in complete) / max(len(complete), 1),
         "tile_accuracy_read": _tile_share(rows, "tiles_right_read"),
         "tile_accuracy_decoded": _tile_share(rows, "tiles_right_decoded"),
         "median_ms": statistics.median(r["ms"] for r in rows),
