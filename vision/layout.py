@@ -117,6 +117,13 @@ def _read_in(
             warnings += notes_of[r]
         else:
             groups.append(Group("stray", tuple(row), r))
+    # Laid out, a chow or pung has one crosswise tile; two in one (the detector flagged one
+    # falsely) leave which was claimed a guess. (A kong may show two: one added to a pung.)
+    doubly_turned = sum(
+        1
+        for g in groups
+        if g.role == "meld" and len(g.tiles) == 3 and sum(kinds[t] == "S" for t in g.tiles) == 2
+    )
     groups = join_added_kong_tiles(groups, kinds, geometry, frame)
     placed = {t for g in groups if g.role == "meld" for t in g.tiles}
     warnings = [w for w in warnings if not any(f"(#{t})" in w for t in placed)]
@@ -128,6 +135,10 @@ def _read_in(
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     warnings += guesses
     ambiguity = ambiguity or (guesses[0] if guesses else None)
+    if doubly_turned:
+        note = f"{doubly_turned} melds show two crosswise tiles: which was claimed is a guess"
+        warnings.append(note)
+        ambiguity = ambiguity or note
     if any(_blank_kong(g, kinds, tiles) for g in groups):
         note = "a concealed kong's faces read as white dragons: they may be tile backs"
         warnings.append(note)

@@ -21,6 +21,9 @@ from vision.types import FLOWER_SLICE, Tiles
 _LONE_SIDEWAYS = -6.0
 _LONE_FACE_DOWN = -4.0
 _MELD_BASE = 3.0
+# A meld is laid with one tile crosswise; a second one in the window is a false sideways flag
+# (the detector's quads of sideways tiles are loose): still a meld, at this cost.
+_SECOND_SIDEWAYS = -3.0
 _EDGE_AT_GAP, _EDGE_TOUCHING, _GAP_INSIDE = 1.0, -1.5, -2.0
 # Geometry (gaps, poses) outweighs codes: one misread tile must not break up a meld.
 _CODE_WEIGHT = 0.3
@@ -226,10 +229,11 @@ def _window(members: list[int], kinds: list[str], tiles: Tiles) -> tuple[str | N
     """Is this run of 3-4 tiles a meld by pose? Returns its kind and pose+code score."""
     pose = [kinds[i] for i in members]
     down = tuple(int(k == "D") for k in pose)
-    if pose.count("S") == 1 and not any(down):
+    if pose.count("S") in (1, 2) and not any(down):
         shape = "chow_pung" if len(members) == 3 else "kong"
         codes = meld_log_likelihood(tiles.probs[members][:, : len(PLAYING)], shape)
-        return "meld", _MELD_BASE + _CODE_WEIGHT * codes
+        second = _SECOND_SIDEWAYS if pose.count("S") == 2 else 0.0
+        return "meld", _MELD_BASE + _CODE_WEIGHT * codes + second
     if len(members) == 4 and down in _KONG_FACE_DOWN and "S" not in pose:
         up = [m for m, d in zip(members, down, strict=True) if not d]
         codes = meld_log_likelihood(tiles.probs[up][:, : len(PLAYING)], "same") if up else 0.0
@@ -271,7 +275,10 @@ def _groups_from_plan(
             continue
         close_run()
         if kind == "meld":
-            side = next(p for p, t in enumerate(members) if kinds[t] == "S")
+            # Of two crosswise tiles (one a false flag), the claimed one is likelier at an end
+            # (a chow's is always the left one) than in the middle.
+            turned = [p for p, t in enumerate(members) if kinds[t] == "S"]
+            side = min(turned, key=lambda p: (0 < p < len(members) - 1, p))
             claimed_from = claimed_from_position(side, len(members))
             groups.append(Group("meld", members, r, claimed_from, members[side]))
         else:

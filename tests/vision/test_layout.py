@@ -466,3 +466,40 @@ def test_a_winning_tile_misread_as_a_flower_is_the_hands_when_13() -> None:
     assert found.flowers == ()
     assert found.winning == winner
     assert found.ambiguity is not None and "taken as hand tiles" in found.ambiguity
+
+
+def test_a_chow_with_a_second_tile_flagged_sideways_is_still_a_meld_and_flagged() -> None:
+    """Real-face photos 226, 137 and 290 of the benchmark: the detector flagged a second tile
+    of a chow or pung as sideways; with one crosswise tile asked of a meld, the meld broke
+    into stray tiles. It is a meld, the claimed tile taken at an end, and flagged."""
+    ann = lay_out_hand(HAND)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(20), SURE)
+    chow = [i for i, a in enumerate(ann) if a["meld_id"] == 0]
+    claimed = next(i for i in chow if ann[i]["sideways"])
+    false_flag = next(i for i in chow if not ann[i]["sideways"])
+    tiles.sideways[false_flag] = True
+    found = layout(tiles)
+    meld = next(g for g in found.melds if claimed in g.tiles)
+    assert sorted(meld.tiles) == sorted(chow)
+    assert found.ambiguity is not None and "two crosswise tiles" in found.ambiguity
+
+
+def test_a_kong_added_to_a_pung_may_show_two_crosswise_tiles() -> None:
+    """A kong grown from a pung claimed from opposite, the added tile laid crosswise in the
+    row beside the claimed one (sim photo 95): a kong claimed from opposite, no guess."""
+    hand = {
+        **HAND,
+        "melds": [
+            HAND["melds"][0],
+            HAND["melds"][1],
+            {"type": "kong", "tiles": ["9p"] * 4, "claimed_from": "opposite"},
+        ],
+    }
+    ann = lay_out_hand(hand)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(21), SURE)
+    kong = [i for i, a in enumerate(ann) if a["meld_id"] == 2]
+    tiles.sideways[kong[2]] = True  # beside the claimed one, in the row
+    found = layout(tiles)
+    meld = next(g for g in found.melds if kong[1] in g.tiles)
+    assert sorted(meld.tiles) == sorted(kong) and meld.claimed_from == "opposite"
+    assert found.ambiguity is None
