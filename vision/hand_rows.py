@@ -186,8 +186,9 @@ def fit_count(
     tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
     lone tile beside a meld of three of its code joins it as the kong's fourth tile, then a
     lone tile at a row's end (the most flower-like) is a flower laid there and misread; one
-    short, a lone flower at a row's end beside the hand is the hand's tile. Returns the groups
-    and a note for each such guess (the count's, not the layout's: worth a person's look).
+    short, a lone flower in a row of the hand (the least flower-like) is the hand's tile.
+    Returns the groups and a note for each such guess (the count's, not the layout's: worth
+    a person's look).
     `flowers` is each tile's flower probability (`vision.segment.flower_mass`)."""
     hand = sum(
         min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
@@ -234,14 +235,13 @@ def fit_count(
         notes.append(f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15")
     ends = 0
     while hand < _HAND_TILES:
-        # One short: a lone tile read as a flower at a row's end beside the hand may be the
-        # winning tile misread (a 1s's bird read as a flower).
+        # One short: a lone tile read as a flower in a row of the hand may be the hand's
+        # own, misread (a 1s's bird read as a flower; the winning tile set apart).
         lone_flowers = [
             g
             for g in out
             if g.role == "flower"
             and len(g.tiles) == 1
-            and g.tiles[0] in (rows[g.row][0], rows[g.row][-1])
             and any(x.row == g.row and x.role in _HAND_ROLES for x in out)
         ]
         if not lone_flowers:
@@ -251,7 +251,7 @@ def fit_count(
         hand += 1
         ends += 1
     if ends:
-        notes.append(f"{ends} lone flowers at a row's end were taken as hand tiles: it had 13")
+        notes.append(f"{ends} lone flowers in the hand's rows were taken as its tiles: it had 13")
     return out, notes
 
 
