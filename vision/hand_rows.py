@@ -20,6 +20,7 @@ _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 _LONE_ALIGNED_DEG = 25.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _HAND_TILES = 14
+_HAND_ROLES = ("concealed", "meld", "concealed_kong")
 
 
 def select_hand_rows(
@@ -185,7 +186,7 @@ def fit_count(
     tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
     lone tile beside a meld of three of its code joins it as the kong's fourth tile, then a
     lone tile at a row's end (the most flower-like) is a flower laid there and misread; one
-    short, a flower on its own (the least flower-like) is the hand's tile.
+    short, a lone flower in a row of the hand (the least flower-like) is the hand's tile.
     Returns the groups and a note for each such guess (the count's, not the layout's: worth
     a person's look).
     `flowers` is each tile's flower probability (`vision.segment.flower_mass`)."""
@@ -234,12 +235,14 @@ def fit_count(
         notes.append(f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15")
     ends = 0
     while hand < _HAND_TILES:
-        # One short: a tile read as a flower on its own (not among other flowers) may be
-        # the hand's, misread (a 1s's bird read as a flower; the winning tile set apart).
+        # One short: a lone tile read as a flower in a row of the hand may be the hand's
+        # own, misread (a 1s's bird read as a flower; the winning tile set apart).
         lone_flowers = [
             g
             for g in out
-            if g.role == "flower" and len(g.tiles) == 1
+            if g.role == "flower"
+            and len(g.tiles) == 1
+            and any(x.row == g.row and x.role in _HAND_ROLES for x in out)
         ]
         if not lone_flowers:
             break
@@ -248,7 +251,7 @@ def fit_count(
         hand += 1
         ends += 1
     if ends:
-        notes.append(f"{ends} lone flowers were taken as the hand's tiles: it had 13")
+        notes.append(f"{ends} lone flowers in the hand's rows were taken as its tiles: it had 13")
     return out, notes
 
 

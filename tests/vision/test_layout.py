@@ -465,7 +465,7 @@ def test_a_winning_tile_misread_as_a_flower_is_the_hands_when_13() -> None:
     found = layout(tiles)
     assert found.flowers == ()
     assert found.winning == winner
-    assert found.ambiguity is not None and "taken as the hand's tiles" in found.ambiguity
+    assert found.ambiguity is not None and "taken as its tiles" in found.ambiguity
 
 
 def test_a_chow_with_a_second_tile_flagged_sideways_is_still_a_meld_and_flagged() -> None:
