@@ -20,6 +20,9 @@ _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 _LONE_ALIGNED_DEG = 25.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _HAND_TILES = 14
+# A reading this sure is not taken for a misread flower to fit the count (a winning 9p read
+# with 1.0 had been put among the flowers and named 2h).
+_SURE_READING = 0.9
 _HAND_ROLES = ("concealed", "meld", "concealed_kong")
 
 
@@ -180,7 +183,7 @@ def join_added_kong_tiles(
 
 
 def fit_count(
-    groups: list[Group], rows: list[list[int]], codes: list[str], flowers: Array
+    groups: list[Group], rows: list[list[int]], tiles: Tiles, flowers: Array
 ) -> tuple[list[Group], list[str]]:
     """While the hand has more than 14 tiles (a kong counts as 3), let the count, not one
     tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
@@ -190,6 +193,8 @@ def fit_count(
     Returns the groups and a note for each such guess (the count's, not the layout's: worth
     a person's look).
     `flowers` is each tile's flower probability (`vision.segment.flower_mass`)."""
+    codes = tiles.codes
+    sure = tiles.probs.max(axis=1) >= _SURE_READING
     hand = sum(
         min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
         for g in groups
@@ -224,7 +229,11 @@ def fit_count(
     ends = 0
     while hand > _HAND_TILES:
         singles = [g for g in out if g.role == "concealed" and len(g.tiles) == 1]
-        at_end = [g for g in singles if g.tiles[0] in (rows[g.row][0], rows[g.row][-1])]
+        at_end = [
+            g
+            for g in singles
+            if g.tiles[0] in (rows[g.row][0], rows[g.row][-1]) and not sure[g.tiles[0]]
+        ]
         if len(singles) < 2 or not at_end:  # one lone tile stays, for the winning tile
             break
         end = max(at_end, key=lambda g: float(flowers[g.tiles[0]]))

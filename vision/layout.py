@@ -131,7 +131,7 @@ def _read_in(
     if apart_rows:
         warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
-    groups, guesses = fit_count(groups, rows, tiles.codes, flowers)
+    groups, guesses = fit_count(groups, rows, tiles, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     warnings += guesses
     ambiguity = ambiguity or (guesses[0] if guesses else None)
