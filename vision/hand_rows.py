@@ -20,8 +20,9 @@ _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 _LONE_ALIGNED_DEG = 25.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _HAND_TILES = 14
-# A reading this sure is not taken for a misread flower to fit the count (a winning 9p read
-# with 1.0 had been put among the flowers and named 2h).
+# A reading this sure at a row's end is not taken for a misread flower to fit the count (a
+# winning 9p read with 1.0 had been put among the flowers and named 2h). Beside flowers or
+# melds the guard cost right hands: flowers there are often misread with confidence.
 _SURE_READING = 0.9
 _HAND_ROLES = ("concealed", "meld", "concealed_kong")
 
