@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from vision.geometry import Array, Frame, TileGeometry
 from vision.segment import Group, claimed_from_position
@@ -186,67 +187,102 @@ def join_added_kong_tiles(
 def fit_count(
     groups: list[Group], rows: list[list[int]], tiles: Tiles, flowers: Array
 ) -> tuple[list[Group], list[str]]:
-    """While the hand has more than 14 tiles (a kong counts as 3), let the count, not one
-    tile's reading, decide: lone tiles from the flower rows go back among the flowers, then a
-    lone tile beside a meld of three of its code joins it as the kong's fourth tile, then a
-    lone tile at a row's end (the most flower-like) is a flower laid there and misread; one
-    short, a lone flower in a row of the hand (the least flower-like) is the hand's tile.
-    Returns the groups and a note for each such guess (the count's, not the layout's: worth
-    a person's look).
-    `flowers` is each tile's flower probability (`vision.segment.flower_mass`)."""
-    codes = tiles.codes
-    sure = tiles.probs.max(axis=1) >= _SURE_READING
+    """Let the count, not one tile's reading, decide when the hand is not 14 tiles (a kong
+    counts as 3). Past 14: lone tiles from the flower rows go back among the flowers, then a
+    lone tile beside a meld of three of its code joins it as the kong's fourth tile, then an
+    unsure lone tile at a row's end (the most flower-like) is a flower laid there and
+    misread. One short: a lone flower in a row of the hand (the least flower-like) is the
+    hand's tile. Returns the groups and a note for each guess past the first (the count's,
+    not the layout's: worth a person's look). `flowers` is each tile's flower probability
+    (`vision.segment.flower_mass`)."""
     hand = sum(
         min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
         for g in groups
         if g.role in ("meld", "concealed_kong", "concealed")
     )
+    out, moved = _lone_tiles_to_flower_rows(groups, hand - _HAND_TILES)
+    hand -= moved
+    notes = []
+    out, joined = _join_split_kongs(out, rows, tiles.codes, hand - _HAND_TILES)
+    hand -= joined
+    if joined:
+        notes.append(f"{joined} tiles standing apart were read as the fourth tile of a kong")
+    unsure = tiles.probs.max(axis=1) < _SURE_READING
+    out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - _HAND_TILES)
+    hand -= aside
+    if aside:
+        notes.append(f"{aside} lone tiles at a row's end were taken for flowers: the hand had 15")
+    out, taken = _lone_flowers_to_hand(out, flowers, _HAND_TILES - hand)
+    if taken:
+        notes.append(f"{taken} lone flowers in the hand's rows were taken as its tiles: it had 13")
+    return out, notes
+
+
+def _lone_tiles_to_flower_rows(groups: list[Group], excess: int) -> tuple[list[Group], int]:
+    """Up to `excess` lone tiles of the rows that hold flowers go among those flowers."""
     flower_rows = {g.row: g for g in groups if g.role == "flower"}
-    out = list(groups)
+    out, moved = list(groups), 0
     for g in groups:
-        if hand <= _HAND_TILES:
+        if moved >= excess:
             break
         if g.role == "concealed" and len(g.tiles) == 1 and g.row in flower_rows:
             aside = flower_rows[g.row]
             merged = Group("flower", (*aside.tiles, *g.tiles), g.row)
             out = [merged if x is aside else x for x in out if x is not g]
             flower_rows[g.row] = merged
-            hand -= 1
-    joined = 0
+            moved += 1
+    return out, moved
+
+
+def _join_split_kongs(
+    groups: list[Group], rows: list[list[int]], codes: list[str], excess: int
+) -> tuple[list[Group], int]:
+    """Up to `excess` kongs read as a pung and a lone tile beside it made whole again."""
+    out, joined = list(groups), 0
     for lone, meld in split_kongs(out, rows, codes):
-        if hand <= _HAND_TILES:
-            break
+        if joined >= excess or meld.claimed is None:
+            continue
         row = rows[meld.row]
         members = tuple(sorted((*lone.tiles, *meld.tiles), key=row.index))
-        assert meld.claimed is not None  # a meld of three is laid out with its claimed tile
         side = members.index(meld.claimed)
         kong = replace(meld, tiles=members, claimed_from=claimed_from_position(side, 4))
         out = [kong if x is meld else x for x in out if x is not lone]
-        hand -= 1
         joined += 1
-    notes = []
-    if joined:
-        notes.append(f"{joined} tiles standing apart were read as the fourth tile of a kong")
-    ends = 0
-    while hand > _HAND_TILES:
+    return out, joined
+
+
+def _row_ends_to_flowers(
+    groups: list[Group],
+    rows: list[list[int]],
+    flowers: Array,
+    unsure: npt.NDArray[np.bool_],
+    excess: int,
+) -> tuple[list[Group], int]:
+    """Up to `excess` unsure lone tiles at a row's end, the most flower-like first, become
+    flowers; one lone tile stays, for the winning tile."""
+    out, aside = list(groups), 0
+    while aside < excess:
         singles = [g for g in out if g.role == "concealed" and len(g.tiles) == 1]
         at_end = [
             g
             for g in singles
-            if g.tiles[0] in (rows[g.row][0], rows[g.row][-1]) and not sure[g.tiles[0]]
+            if g.tiles[0] in (rows[g.row][0], rows[g.row][-1]) and unsure[g.tiles[0]]
         ]
-        if len(singles) < 2 or not at_end:  # one lone tile stays, for the winning tile
+        if len(singles) < 2 or not at_end:
             break
         end = max(at_end, key=lambda g: float(flowers[g.tiles[0]]))
         out = [Group("flower", end.tiles, end.row) if g is end else g for g in out]
-        hand -= 1
-        ends += 1
-    if ends:
-        notes.append(f"{ends} lone tiles at a row's end were taken for flowers: the hand had 15")
-    ends = 0
-    while hand < _HAND_TILES:
-        # One short: a lone tile read as a flower in a row of the hand may be the hand's
-        # own, misread (a 1s's bird read as a flower; the winning tile set apart).
+        aside += 1
+    return out, aside
+
+
+def _lone_flowers_to_hand(
+    groups: list[Group], flowers: Array, short: int
+) -> tuple[list[Group], int]:
+    """Up to `short` flowers alone in a row of the hand, the least flower-like first, become
+    the hand's tiles (a 1s's bird read as a flower; the winning tile set apart)."""
+    out, taken = list(groups), 0
+    while taken < short:
         lone_flowers = [
             g
             for g in out
@@ -258,11 +294,8 @@ def fit_count(
             break
         end = min(lone_flowers, key=lambda g: float(flowers[g.tiles[0]]))
         out = [Group("concealed", end.tiles, end.row) if g is end else g for g in out]
-        hand += 1
-        ends += 1
-    if ends:
-        notes.append(f"{ends} lone flowers in the hand's rows were taken as its tiles: it had 13")
-    return out, notes
+        taken += 1
+    return out, taken
 
 
 def split_kongs(
