@@ -271,7 +271,7 @@ def _row_ends_to_flowers(
         if len(singles) < 2 or not at_end:
             break
         end = max(at_end, key=lambda g: float(flowers[g.tiles[0]]))
-        out = [Group("flower", end.tiles, end.row) if g is end else g for g in out]
+        out = _recast(out, end, "flower")
         aside += 1
     return out, aside
 
@@ -293,9 +293,13 @@ def _lone_flowers_to_hand(
         if not lone_flowers:
             break
         end = min(lone_flowers, key=lambda g: float(flowers[g.tiles[0]]))
-        out = [Group("concealed", end.tiles, end.row) if g is end else g for g in out]
+        out = _recast(out, end, "concealed")
         taken += 1
     return out, taken
+
+
+def _recast(groups: list[Group], group: Group, role: str) -> list[Group]:
+    return [Group(role, g.tiles, g.row) if g is group else g for g in groups]
 
 
 def split_kongs(

@@ -33,6 +33,13 @@ def _found_roles(found_roles: list[str]) -> list[str]:
     return ["meld" if r in ("meld", "concealed_kong") else r for r in found_roles]
 
 
+def _read_as(tiles: Any, index: int, readings: dict[str, float]) -> None:
+    """The classifier's probabilities for one tile, set by hand: a misread."""
+    tiles.probs[index] = 0
+    for code, p in readings.items():
+        tiles.probs[index, CLASSES.index(code)] = p
+
+
 @pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 270.0, 37.0, -123.0])
 @pytest.mark.parametrize("arrangement", ["melds_right", "melds_left", "melds_below"])
 def test_every_tile_gets_its_role_at_any_rotation(angle: float, arrangement: str) -> None:
@@ -284,10 +291,7 @@ def test_a_claimed_tile_read_as_a_flower_stays_in_its_meld() -> None:
     ann = lay_out_hand(hand)
     tiles = tiles_from_annotations(ann, np.random.default_rng(12), SURE)
     bird = next(i for i, a in enumerate(ann) if a["code"] == "1s")
-    tiles.probs[bird] = 0
-    tiles.probs[bird, CLASSES.index("7h")] = 0.5
-    tiles.probs[bird, CLASSES.index("1h")] = 0.3
-    tiles.probs[bird, CLASSES.index("1s")] = 0.2
+    _read_as(tiles, bird, {"7h": 0.5, "1h": 0.3, "1s": 0.2})
     found = layout(tiles)
     assert found.flowers == ()
     assert any(bird in g.tiles for g in found.melds)
@@ -348,10 +352,7 @@ def test_a_row_of_concealed_tiles_is_not_crowded_out_by_a_misread_flower() -> No
             a["bbox"] = [a["bbox"][0], a["bbox"][1] + 1.2 * height, *a["bbox"][2:]]
     tiles = tiles_from_annotations(ann, np.random.default_rng(14), SURE)
     misread = next(i for i, a in enumerate(ann) if a["code"] == "3h")
-    tiles.probs[misread] = 0
-    tiles.probs[misread, CLASSES.index("5p")] = 0.94
-    tiles.probs[misread, CLASSES.index("5m")] = 0.045
-    tiles.probs[misread, CLASSES.index("3h")] = 0.015
+    _read_as(tiles, misread, {"5p": 0.94, "5m": 0.045, "3h": 0.015})
     found = layout(tiles)
     roles = role_of_each(found, len(ann))
     assert [r for r, a in zip(roles, ann, strict=True) if a["role"] == "concealed"] == [
@@ -422,9 +423,7 @@ def test_a_flower_at_the_rows_end_misread_as_a_suit_tile_is_put_aside_when_15() 
     }
     ann.append(flower)
     tiles = tiles_from_annotations(ann, np.random.default_rng(17), SURE)
-    tiles.probs[-1] = 0
-    for code, p in (("1s", 0.4), ("7m", 0.3), ("5m", 0.2), ("5h", 0.1)):
-        tiles.probs[-1, CLASSES.index(code)] = p
+    _read_as(tiles, len(ann) - 1, {"1s": 0.4, "7m": 0.3, "5m": 0.2, "5h": 0.1})
     found = layout(tiles)
     assert found.flowers == (len(ann) - 1,)
     assert found.winning == next(i for i, a in enumerate(ann) if a["role"] == "winning")
@@ -459,9 +458,7 @@ def test_a_winning_tile_misread_as_a_flower_is_the_hands_when_13() -> None:
     ann = lay_out_hand(hand, arrangement="melds_left")
     tiles = tiles_from_annotations(ann, np.random.default_rng(19), SURE)
     winner = next(i for i, a in enumerate(ann) if a["role"] == "winning")
-    tiles.probs[winner] = 0
-    tiles.probs[winner, CLASSES.index("8h")] = 0.6
-    tiles.probs[winner, CLASSES.index("7p")] = 0.4
+    _read_as(tiles, winner, {"8h": 0.6, "7p": 0.4})
     found = layout(tiles)
     assert found.flowers == ()
     assert found.winning == winner
