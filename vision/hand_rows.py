@@ -206,15 +206,21 @@ def fit_count(
     out, joined = _join_split_kongs(out, rows, tiles.codes, hand - _HAND_TILES)
     hand -= joined
     if joined:
-        notes.append(f"{joined} tiles standing apart were read as the fourth tile of a kong")
+        notes.append(
+            "a tile standing apart was read as the fourth tile of a kong"
+            if joined == 1
+            else f"{joined} tiles standing apart were read as the fourth tile of a kong"
+        )
     unsure = tiles.probs.max(axis=1) < _SURE_READING
     out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - _HAND_TILES)
     hand -= aside
     if aside:
-        notes.append(f"{aside} lone tiles at a row's end were taken for flowers: the hand had 15")
+        what = "a lone tile" if aside == 1 else f"{aside} lone tiles"
+        notes.append(f"{what} at a row's end taken for flowers: the hand had {_HAND_TILES + aside}")
     out, taken = _lone_flowers_to_hand(out, flowers, _HAND_TILES - hand)
     if taken:
-        notes.append(f"{taken} lone flowers in the hand's rows were taken as its tiles: it had 13")
+        what = "a lone flower" if taken == 1 else f"{taken} lone flowers"
+        notes.append(f"{what} in the hand's rows taken as its tiles: it had {_HAND_TILES - taken}")
     return out, notes
 
 

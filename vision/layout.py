@@ -136,7 +136,8 @@ def _read_in(
     warnings += guesses
     ambiguity = ambiguity or (guesses[0] if guesses else None)
     if doubly_turned:
-        note = f"{doubly_turned} melds show two crosswise tiles: which was claimed is a guess"
+        what = "a meld shows" if doubly_turned == 1 else f"{doubly_turned} melds show"
+        note = f"{what} two crosswise tiles: which was claimed is a guess"
         warnings.append(note)
         ambiguity = ambiguity or note
     if any(_blank_kong(g, kinds, tiles) for g in groups):
