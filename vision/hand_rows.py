@@ -19,6 +19,9 @@ _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 # mean: the detector's corners turned the winning tile of real-face photos past 15 degrees.
 # (A lone sideways tile, an added kong's, keeps 15: looser, discards beside the hand joined.)
 _LONE_ALIGNED_DEG = 25.0
+# ...and one on the main row's own line, pushed out as the winning tile, lies askew further
+# (real-face photo 273: 27 degrees).
+_LONE_IN_LINE_DEG = 40.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 _HAND_TILES = 14
 # A reading this sure at a row's end is not taken for a misread flower to fit the count (a
@@ -108,6 +111,8 @@ def select_hand_rows(
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
         lone = kinds[rows[r][0]] if len(rows[r]) == 1 else None  # a one-tile row's pose
         tol = _LONE_ALIGNED_DEG if lone == "U" else _ALIGNED_DEG
+        if lone == "U" and on_main_line(r):
+            tol = _LONE_IN_LINE_DEG
         aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(tol))))
         if len(rows[r]) >= 3:
             # One askew tile must not keep out a row of three (a flower laid loosely, a

@@ -500,3 +500,20 @@ def test_a_kong_added_to_a_pung_may_show_two_crosswise_tiles() -> None:
     meld = next(g for g in found.melds if kong[1] in g.tiles)
     assert sorted(meld.tiles) == sorted(kong) and meld.claimed_from == "opposite"
     assert found.ambiguity is None
+
+
+def test_winning_tile_on_the_hands_line_joins_even_turned_30_degrees() -> None:
+    """Real-face photo 273 of the benchmark: the winning tile pushed out at the row's end,
+    in line with the hand but far out (a row of its own), lay turned 27 degrees and was left
+    out; the hand came to 13."""
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "5m", "5m"]
+    hand = {"melds": [], "concealed": concealed, "winning_tile": "6m"}
+    ann = lay_out_hand(hand, winning_gap=4.0)
+    (winner,) = [a for a in ann if a["role"] == "winning"]
+    quad = np.array(winner["corners"], np.float64)
+    centre = quad.mean(axis=0)
+    turn = np.radians(30.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    winner["corners"] = ((quad - centre) @ rot.T + centre).tolist()
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(22), SURE))
+    assert found.winning is not None and ann[found.winning]["role"] == "winning"
