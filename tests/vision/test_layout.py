@@ -33,6 +33,15 @@ def _found_roles(found_roles: list[str]) -> list[str]:
     return ["meld" if r in ("meld", "concealed_kong") else r for r in found_roles]
 
 
+def _turned(corners: list[list[float]], degrees: float, shift: tuple[float, float] = (0, 0)) -> Any:
+    """A face's corners turned about its centre (a tile lying askew), then moved."""
+    quad = np.array(corners, np.float64)
+    centre = quad.mean(axis=0)
+    turn = np.radians(degrees)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    return ((quad - centre) @ rot.T + centre + np.array(shift)).tolist()
+
+
 def _read_as(tiles: Any, index: int, readings: dict[str, float]) -> None:
     """The classifier's probabilities for one tile, set by hand: a misread."""
     tiles.probs[index] = 0
@@ -184,11 +193,7 @@ def test_winning_tile_below_the_row_and_askew_joins_the_hand() -> None:
     hand = {"melds": [], "concealed": concealed, "winning_tile": "6m"}
     ann = lay_out_hand(hand, winning_gap=1.0)
     (winner,) = [a for a in ann if a["role"] == "winning"]
-    quad = np.array(winner["corners"], np.float64)
-    centre = quad.mean(axis=0)
-    turn = np.radians(20.0)
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    winner["corners"] = ((quad - centre) @ rot.T + centre + [0.0, 50.0]).tolist()
+    winner["corners"] = _turned(winner["corners"], 20.0, (0.0, 50.0))
     winner["bbox"] = [winner["bbox"][0], winner["bbox"][1] + 50.0, *winner["bbox"][2:]]
     found = layout(tiles_from_annotations(ann, np.random.default_rng(10), SURE))
     assert found.winning is not None and ann[found.winning]["role"] == "winning"
@@ -225,16 +230,12 @@ def test_a_crosswise_discard_askew_beside_the_hand_stays_out() -> None:
     fitted no meld and flagged right hands (3 sim photos of .cache/bench_kde4)."""
     ann = lay_out_hand(HAND)
     (winner,) = [a for a in ann if a["role"] == "winning"]
-    quad = np.array(winner["corners"], np.float64)
-    centre = quad.mean(axis=0)
-    turn = np.radians(90.0 + 20.0)  # crosswise, and askew
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     discard = {
         **winner,
         "code": "9s",
         "role": "stray",
         "sideways": True,
-        "corners": ((quad - centre) @ rot.T + centre + [-200.0, 130.0]).tolist(),
+        "corners": _turned(winner["corners"], 90.0 + 20.0, (-200.0, 130.0)),  # crosswise, askew
     }
     ann.append(discard)
     found = layout(tiles_from_annotations(ann, np.random.default_rng(12), SURE))
@@ -369,11 +370,7 @@ def test_one_askew_flower_does_not_keep_its_row_out() -> None:
     hand = {**HAND, "flowers": ["1h", "2h", "5h"]}
     ann = lay_out_hand(hand)
     first = next(a for a in ann if a["role"] == "flower")
-    quad = np.array(first["corners"], np.float64)
-    centre = quad.mean(axis=0)
-    turn = np.radians(24.0)
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    first["corners"] = ((quad - centre) @ rot.T + centre).tolist()
+    first["corners"] = _turned(first["corners"], 24.0)
     found = layout(tiles_from_annotations(ann, np.random.default_rng(15), SURE))
     assert sorted(ann[i]["code"] for i in found.flowers) == ["1h", "2h", "5h"]
 
@@ -510,10 +507,6 @@ def test_winning_tile_on_the_hands_line_joins_even_turned_30_degrees() -> None:
     hand = {"melds": [], "concealed": concealed, "winning_tile": "6m"}
     ann = lay_out_hand(hand, winning_gap=4.0)
     (winner,) = [a for a in ann if a["role"] == "winning"]
-    quad = np.array(winner["corners"], np.float64)
-    centre = quad.mean(axis=0)
-    turn = np.radians(30.0)
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    winner["corners"] = ((quad - centre) @ rot.T + centre).tolist()
+    winner["corners"] = _turned(winner["corners"], 30.0)
     found = layout(tiles_from_annotations(ann, np.random.default_rng(22), SURE))
     assert found.winning is not None and ann[found.winning]["role"] == "winning"
