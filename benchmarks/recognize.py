@@ -273,8 +273,8 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "tile_accuracy_read": _tile_share(rows, "tiles_right_read"),
         "tile_accuracy_decoded": _tile_share(rows, "tiles_right_decoded"),
         # models: of all labelled tiles in the photos, found and named right
-        "labelled_right_read": _labelled_share(rows, "labelled_right_read"),
-        "labelled_right_decoded": _labelled_share(rows, "labelled_right_decoded"),
+        "labelled_right_read": _tile_share(rows, "labelled_right_read", "tiles_in_photo"),
+        "labelled_right_decoded": _tile_share(rows, "labelled_right_decoded", "tiles_in_photo"),
         "median_ms": statistics.median(r["ms"] for r in rows),
         "p95_decode_ms": float(np.percentile([r["decode_ms"] for r in rows], 95)),
     }
@@ -294,16 +294,11 @@ def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) ->
     return read, decoded
 
 
-def _labelled_share(rows: list[Json], key: str) -> float | None:
+def _tile_share(rows: list[Json], key: str, of: str = "tiles_seen") -> float | None:
+    """Tiles counted under `key` over the tiles counted under `of`, all photos together."""
     if not rows or key not in rows[0]:
         return None
-    return sum(r[key] for r in rows) / max(sum(r["tiles_in_photo"] for r in rows), 1)
-
-
-def _tile_share(rows: list[Json], key: str) -> float | None:
-    if not rows or key not in rows[0]:
-        return None
-    return sum(r[key] for r in rows) / sum(r["tiles_seen"] for r in rows)
+    return sum(r[key] for r in rows) / max(sum(r[of] for r in rows), 1)
 
 
 def main() -> None:

@@ -97,14 +97,8 @@ def select_hand_rows(
         the kept rows that hold flowers (a flower misread as a suit tile), and a kong's
         fourth tile standing apart from its three."""
         kept = [g for k in keep for g in segmented[k]]
-        beside_flowers = sum(
-            1
-            for k in keep
-            if any(g.role == "flower" for g in segmented[k])
-            for g in segmented[k]
-            if g.role == "concealed" and len(g.tiles) == 1
-        )
-        return beside_flowers + len(split_kongs(kept, rows, tiles.codes))
+        beside_flowers = _lone_tiles_to_flower_rows(kept, len(kept))[1]
+        return beside_flowers + _join_split_kongs(kept, rows, tiles.codes, len(kept))[1]
 
     for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
         near = min(abs(level[r] - level[k]) for k in keep) < reach
@@ -197,14 +191,10 @@ def fit_count(
     lone tile beside a meld of three of its code joins it as the kong's fourth tile, then an
     unsure lone tile at a row's end (the most flower-like) is a flower laid there and
     misread. One short: a lone flower in a row of the hand (the least flower-like) is the
-    hand's tile. Returns the groups and a note for each guess past the first (the count's,
+    hand's tile. Returns the groups and a note for each kind of guess made (the count's,
     not the layout's: worth a person's look). `flowers` is each tile's flower probability
     (`vision.segment.flower_mass`)."""
-    hand = sum(
-        min(len(g.tiles), 3) if g.role in ("meld", "concealed_kong") else len(g.tiles)
-        for g in groups
-        if g.role in ("meld", "concealed_kong", "concealed")
-    )
+    hand = _hand_count(groups)
     out, moved = _lone_tiles_to_flower_rows(groups, hand - _HAND_TILES)
     hand -= moved
     notes = []

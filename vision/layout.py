@@ -133,17 +133,15 @@ def _read_in(
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
     groups, guesses = fit_count(groups, rows, tiles, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
-    warnings += guesses
-    ambiguity = ambiguity or (guesses[0] if guesses else None)
+    # Guesses a person should check: each is a warning, and the first is the ambiguity.
+    doubts = list(guesses)
     if doubly_turned:
         what = "a meld shows" if doubly_turned == 1 else f"{doubly_turned} melds show"
-        note = f"{what} two crosswise tiles: which was claimed is a guess"
-        warnings.append(note)
-        ambiguity = ambiguity or note
+        doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")
     if any(_blank_kong(g, kinds, tiles) for g in groups):
-        note = "a concealed kong's faces read as white dragons: they may be tile backs"
-        warnings.append(note)
-        ambiguity = ambiguity or note
+        doubts.append("a concealed kong's faces read as white dragons: they may be tile backs")
+    warnings += doubts
+    ambiguity = ambiguity or (doubts[0] if doubts else None)
     if misfits and ambiguity is None:
         # A crosswise or face-down tile the melds cannot place: a meld may be misread.
         ambiguity = f"{len(misfits)} tiles among the hand fit no meld"

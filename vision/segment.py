@@ -67,18 +67,14 @@ def flower_mass(tiles: Tiles, rows: list[list[int]]) -> Array:
     return mass
 
 
-def tile_kinds(
-    tiles: Tiles, geometry: TileGeometry, frame: Frame, flowers: Array | None = None
-) -> list[str]:
+def tile_kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame, flowers: Array) -> list[str]:
     """Pose per tile: U upright face-up, S sideways (a claimed tile), D face-down.
 
     The detector's face-down flag decides: it sees the tile's body, while the classifier's
     `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
-    `flowers` is each tile's flower probability (`flower_mass`; the classifier's by default).
+    `flowers` is each tile's flower probability (`flower_mass`).
     """
     turned = frame.quarter_turned(geometry)
-    if flowers is None:
-        flowers = tiles.probs[:, FLOWER_SLICE].sum(axis=1)
     # A flower is never claimed, so a turned flower is just lying askew.
     flowery = flowers > 0.5
     kinds = []
