@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.score import score as score_hand
-from scoring.tiles import BACK
+from scoring.tiles import BACK, FLOWERS
 from vision.load import load_photo, read_header
 from vision.pipeline import Recognition, interpret
 from vision.simulate import tiles_from_annotations
@@ -163,9 +163,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             row["tiles_right_read"] = sum(map(str.__eq__, result.tiles.codes, truth))
             row["tiles_right_decoded"] = sum(map(str.__eq__, result.decoded.codes, truth))
         else:  # each labelled tile: found (a detection's centre on its face) and named right
-            row["labelled_right_read"], row["labelled_right_decoded"] = _found_and_named(
-                result, label["annotations"], truth
-            )
+            row.update(_found_and_named(result, label["annotations"], truth))
             row["tiles_in_photo"] = len(truth)
         rows.append(row)
     summary = _summary(rows, args)
@@ -275,23 +273,61 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         # models: of all labelled tiles in the photos, found and named right
         "labelled_right_read": _tile_share(rows, "labelled_right_read", "tiles_in_photo"),
         "labelled_right_decoded": _tile_share(rows, "labelled_right_decoded", "tiles_in_photo"),
+        "labelled_by_kind": _by_kind(rows),
+        "flowers_for_same_number": sum(r.get("flowers_for_same_number", 0) for r in rows),
         "median_ms": statistics.median(r["ms"] for r in rows),
         "p95_decode_ms": float(np.percentile([r["decode_ms"] for r in rows], 95)),
     }
 
 
-def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) -> tuple[int, int]:
+def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) -> Json:
     """Labelled tiles found and named right, as read and after the rules: what a person
-    counting the photo's tiles one by one against the `tiles` list would count."""
+    counting the photo's tiles one by one against the `tiles` list would count. Also, per
+    kind of tile (face-down / flower / suit, and its role), how many were missed and how many
+    misnamed after the rules, and how many flowers were named as the flower or season of the
+    same number (1h for 5h)."""
     from benchmarks.vision import match_faces
 
-    if not anns or not len(result.tiles):
-        return 0, 0
-    quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
-    pairs = match_faces(result.tiles.centers, result.tiles.confidence, quads)
-    read = sum(result.tiles.codes[i] == truth[j] for i, j in pairs)
-    decoded = sum(result.decoded.codes[i] == truth[j] for i, j in pairs)
-    return read, decoded
+    found: dict[int, int] = {}
+    if anns and len(result.tiles):
+        quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
+        found = {j: i for i, j in match_faces(result.tiles.centers, result.tiles.confidence, quads)}
+    by_kind: dict[str, list[int]] = {}  # kind -> [tiles, missed, misnamed]
+    twins = 0
+    for j, ann in enumerate(anns):
+        sort = "face-down" if ann.get("face_down") else "flower" if truth[j] in FLOWERS else "suit"
+        tally = by_kind.setdefault(f"{sort}/{ann.get('role')}", [0, 0, 0])
+        tally[0] += 1
+        if j not in found:
+            tally[1] += 1
+            continue
+        named = result.decoded.codes[found[j]]
+        if named != truth[j]:
+            tally[2] += 1
+            if sort == "flower" and named in FLOWERS:
+                twins += int(named[0]) % 4 == int(truth[j][0]) % 4
+    return {
+        "labelled_right_read": sum(result.tiles.codes[i] == truth[j] for j, i in found.items()),
+        "labelled_right_decoded": sum(
+            result.decoded.codes[i] == truth[j] for j, i in found.items()
+        ),
+        "by_kind": by_kind,
+        "flowers_for_same_number": twins,
+    }
+
+
+def _by_kind(rows: list[Json]) -> Json | None:
+    """Per kind of labelled tile, over all photos: tiles, share missed, share misnamed."""
+    if not rows or "by_kind" not in rows[0]:
+        return None
+    total: dict[str, list[int]] = {}
+    for r in rows:
+        for kind, counts in r["by_kind"].items():
+            total[kind] = [a + b for a, b in zip(total.get(kind, [0, 0, 0]), counts, strict=True)]
+    return {
+        kind: {"tiles": n, "missed": missed / n, "misnamed": misnamed / n}
+        for kind, (n, missed, misnamed) in sorted(total.items())
+    }
 
 
 def _tile_share(rows: list[Json], key: str, of: str = "tiles_seen") -> float | None:
