@@ -38,9 +38,10 @@ def select_hand_rows(
     kinds: list[str],
     geometry: TileGeometry,
     frame: Frame,
-) -> tuple[set[int], set[int]]:
-    """Rows of the declared hand, grown from the row holding most of it, and the one-tile
-    rows on its main row's line that would take it past 14 tiles (crowded out).
+) -> tuple[set[int], set[int], set[int]]:
+    """Rows of the declared hand, grown from the row holding most of it; the one-tile rows
+    on its main row's line that would take it past 14 tiles (crowded out); and the lone
+    tiles that joined, short of 14, at an angle a row of the hand would not have.
 
     Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
     they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
@@ -73,7 +74,7 @@ def select_hand_rows(
         return True
 
     if not rows or max(counts) == 0:
-        return set(range(len(rows))), set()
+        return set(range(len(rows))), set(), set()
     across = frame.across(geometry.centers)
     level = [float(np.median(across[row])) for row in rows]
     main = int(np.argmax(counts))
@@ -100,6 +101,7 @@ def select_hand_rows(
         beside_flowers = _lone_tiles_to_flower_rows(kept, len(kept))[1]
         return beside_flowers + _join_split_kongs(kept, rows, tiles.codes, len(kept))[1]
 
+    askew: list[int] = []  # lone tiles kept out by their angle alone
     for r in sorted(range(len(rows)), key=lambda r: abs(level[r] - level[main])):
         near = min(abs(level[r] - level[k]) for k in keep) < reach
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
@@ -136,7 +138,18 @@ def select_hand_rows(
             # Kept out by the count, a lone tile on the hand's own line is likelier the
             # hand's (a flower misread as a suit tile) than a discard: worth a look.
             crowded.add(r)
-    return keep, crowded
+        elif r not in keep and near and useful and lone is not None and counts[r] > 0:
+            askew.append(r)
+    # Short of 14, a lone tile within reach is likelier the hand's, laid down askew or its
+    # corners read askew (real-face photo 166: a concealed 1m at 31 degrees), than a discard:
+    # the count lets it in, nearest first, as a guess worth a look.
+    turned: set[int] = set()
+    for r in askew:
+        if total + counts[r] <= _HAND_TILES:
+            keep.add(r)
+            turned.add(r)
+            total += counts[r]
+    return keep, crowded, turned
 
 
 def _hand_count(groups: list[Group]) -> int:

@@ -109,7 +109,7 @@ def _read_in(
         segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart, flowers)
         for r, row in enumerate(rows)
     ]
-    hand_rows, crowded = select_hand_rows(rows, segmented, tiles, kinds, geometry, frame)
+    hand_rows, crowded, askew = select_hand_rows(rows, segmented, tiles, kinds, geometry, frame)
     groups: list[Group] = []
     for r, row in enumerate(rows):
         if r in hand_rows:
@@ -135,6 +135,9 @@ def _read_in(
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     # Guesses a person should check: each is a warning, and the first is the ambiguity.
     doubts = list(guesses)
+    if askew:
+        what = "a lone tile" if len(askew) == 1 else f"{len(askew)} lone tiles"
+        doubts.append(f"{what} lying askew near the hand taken as its tiles: it was short")
     if doubly_turned:
         what = "a meld shows" if doubly_turned == 1 else f"{doubly_turned} melds show"
         doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")

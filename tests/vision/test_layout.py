@@ -510,3 +510,26 @@ def test_winning_tile_on_the_hands_line_joins_even_turned_30_degrees() -> None:
     winner["corners"] = _turned(winner["corners"], 30.0)
     found = layout(tiles_from_annotations(ann, np.random.default_rng(22), SURE))
     assert found.winning is not None and ann[found.winning]["role"] == "winning"
+
+
+def test_a_short_hand_takes_a_lone_tile_lying_askew_near_it_and_says_so() -> None:
+    """Real-face photo 166 of the benchmark: four melds, and the concealed 1m and the winning
+    1m beside them, the concealed one's quad turned past the lone tile's 25 degrees. Left out,
+    the hand came to 13; short of 14, the count takes it, as a guess a person should check."""
+    hand = {
+        "melds": [
+            {"type": "chow", "tiles": ["2m", "3m", "4m"], "claimed_from": "left"},
+            {"type": "chow", "tiles": ["3m", "4m", "5m"], "claimed_from": "left"},
+            {"type": "pung", "tiles": ["6m"] * 3, "claimed_from": "right"},
+            {"type": "pung", "tiles": ["9p"] * 3, "claimed_from": "opposite"},
+        ],
+        "concealed": ["1m"],
+        "winning_tile": "1m",
+    }
+    ann = lay_out_hand(hand, winning_gap=1.0)
+    (lone,) = [a for a in ann if a["role"] == "concealed"]
+    lone["corners"] = _turned(lone["corners"], 35.0, (0.0, 90.0))
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(23), SURE))
+    # Both 1m are the hand's (which is the winning one reads alike in the hand).
+    assert {*found.concealed, found.winning} == {i for i, a in enumerate(ann) if a["code"] == "1m"}
+    assert found.ambiguity is not None and "askew" in found.ambiguity
