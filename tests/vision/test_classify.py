@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from scoring.tiles import BACK, CLASSES, FLOWERS
-from vision.classify import MODEL_PATH, Classifier, rectify, widen
+from vision.classify import (
+    MODEL_PATH,
+    SECOND_LOOK_MARGINS,
+    SURE_FIRST_LOOK,
+    Classifier,
+    rectify,
+    widen,
+)
 from vision.load import Photo
 from vision.types import Tiles
 
@@ -82,6 +89,23 @@ def test_codes_from_true_corners(classifier: Classifier, name: str) -> None:
     assert named.probs.shape == (len(tiles), len(CLASSES))
     right = np.mean([p == t for p, t in zip(named.codes, codes, strict=True)])
     assert right >= SCENE_CODES_FLOOR, (named.codes, codes)
+
+
+def test_only_unsure_faces_get_a_second_look(classifier: Classifier) -> None:
+    """Faces read sure at the first look keep that reading; the unsure ones are the mean of
+    the first look and the looks through a tighter and a looser quad."""
+    photo, tiles, _ = scene_tiles("scene_scattered.jpg")
+    tiles.corners[:3] += np.float32(6.0)  # quads off their faces: some readings unsure
+    first = classifier.classify_crops([rectify(photo.image, q) for q in widen(tiles.corners)])
+    named = classifier.classify(photo, tiles).probs
+    sure = first.max(axis=1) >= SURE_FIRST_LOOK
+    assert sure.any() and not sure.all()
+    np.testing.assert_allclose(named[sure], first[sure], atol=1e-6)
+    looks = [first[~sure]] + [
+        classifier.classify_crops([rectify(photo.image, q) for q in widen(tiles.corners[~sure], m)])
+        for m in SECOND_LOOK_MARGINS
+    ]
+    np.testing.assert_allclose(named[~sure], np.mean(looks, axis=0), atol=1e-6)
 
 
 def test_rectify_averages_a_large_face_instead_of_aliasing() -> None:
