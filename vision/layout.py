@@ -192,10 +192,13 @@ def _choose_winning(
     ends = geometry.corners[[main.tiles[0], main.tiles[-1]]]
     w = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).max())  # local, not global
 
-    concealed = [t for g in loose if g.row == main.row and len(g.tiles) > 1 for t in g.tiles]
+    # Every loose tile of the concealed row, the lone ones too: false gaps may split that
+    # row into many (held-out KDE photo 247: the winning tile at the row's end was measured
+    # from the one run of several tiles, six tiles away, and lost to one inside the row).
+    concealed = [t for g in loose if g.row == main.row for t in g.tiles]
 
     def distance(g: Group) -> float:
-        """From the nearest tile of the concealed row (a false gap may split that row)."""
+        """From the nearest other tile of the concealed row."""
         t = g.tiles[0]
         others = [c for c in concealed if c != t] or list(main.tiles)
         return float(np.min(np.hypot(along[others] - along[t], across[others] - across[t])))

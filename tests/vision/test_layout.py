@@ -533,3 +533,20 @@ def test_a_short_hand_takes_a_lone_tile_lying_askew_near_it_and_says_so() -> Non
     # Both 1m are the hand's (which is the winning one reads alike in the hand).
     assert {*found.concealed, found.winning} == {i for i, a in enumerate(ann) if a["code"] == "1m"}
     assert found.ambiguity is not None and "askew" in found.ambiguity
+
+
+def test_the_winning_tile_at_the_rows_end_wins_though_false_gaps_split_the_row() -> None:
+    """Held-out KDE photo 247: the detector's corner noise opened false gaps all along the
+    concealed row, leaving one run of six and many lone tiles; the winning tile, set well
+    apart at the row's end, was measured from that run, six tiles away, found too far from
+    the hand and lost to a lone tile inside the row."""
+    concealed = ["5m", "6m", "7m", "3p", "4p", "5p", "6p", "7p", "8p", "4s", "5s", "W", "W"]
+    hand = {"melds": [], "concealed": concealed, "winning_tile": "6s"}
+    ann = lay_out_hand(hand, winning_gap=1.0)
+    step = 0.3 * (ann[1]["corners"][0][0] - ann[0]["corners"][0][0])  # false gaps: a third
+    for k, a in enumerate(ann):  # of a tile after each of the first three and the last six
+        shift = step * (min(k, 3) + max(0, k - 7))
+        a["corners"] = [[x + shift, y] for x, y in a["corners"]]
+        a["bbox"] = [a["bbox"][0] + shift, *a["bbox"][1:]]
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(24), SURE))
+    assert found.winning is not None and ann[found.winning]["role"] == "winning"
