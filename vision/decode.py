@@ -75,6 +75,7 @@ class Decoded:
         confidence: probability of this hand among the legal readings found (0 if none).
         plausibility: probability of the best legal reading relative to the tile-by-tile top
             reading (1 when no rule had to change anything).
+        cut_short: the search stopped at its time budget: a likelier legal hand may exist.
     """
 
     hand: Json | None
@@ -87,6 +88,7 @@ class Decoded:
     warnings: list[str] = field(default_factory=list)
     readings_tried: int = 0
     left_out: list[int] = field(default_factory=list)  # doubtful detections not in the hand
+    cut_short: bool = False
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,7 @@ def _search(
             heapq.heappush(heap, (cost, child, j))
         if time.perf_counter() > deadline:
             out.warnings.append("decoding stopped at its time budget; the search was cut short")
+            out.cut_short = True
             break
     out.readings_tried = tried
     return legal

@@ -189,6 +189,10 @@ def review_reasons(
         reasons.append(found.ambiguity)
     if decoded.left_out:
         reasons.append("a doubtful detection was left out of the hand")
+    if decoded.cut_short:
+        # Many unsure tiles: the search for the likeliest legal hand ran out of time (held-out
+        # KDE photo 436: 2m 2m 2m read as 2p 2p 2p, passed unflagged).
+        reasons.append("the search for a legal hand was cut short")
     if scored is not None and not scored.get("valid", True):
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons

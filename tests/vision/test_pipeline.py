@@ -81,6 +81,15 @@ def test_uncertain_reading_is_flagged_for_review() -> None:
     assert any("another reading" in r for r in result.review_reasons)
 
 
+def test_a_search_cut_short_by_its_time_budget_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Held-out KDE photo 436 on a loaded machine: the decoder's search stopped at its time
+    budget and its hand (2m 2m 2m read as 2p 2p 2p) passed unflagged."""
+    monkeypatch.setattr("vision.decode._BUDGET_S", -1.0)  # stops after the first reading
+    result = interpret(_tiles())
+    assert result.decoded.cut_short
+    assert "the search for a legal hand was cut short" in result.review_reasons
+
+
 def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
     """Real flower faces read as 1s drop out of the hand silently; the hand stays legal."""
     ann = lay_out_hand(HAND)
