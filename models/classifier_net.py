@@ -78,3 +78,21 @@ class Calibrated(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.softmax(both_ways(self.net, x) / self.temperature, dim=1)
+
+
+class Ensemble(nn.Module):
+    """What ships when two runs read better together: their calibrated probabilities
+    averaged, then sharpened or softened by one more temperature (a mean of calibrated
+    readings is underconfident). Two runs trained on different faces misread different
+    tiles, and where they disagree the mean is unsure, which the review flag then catches."""
+
+    def __init__(self, members: list[Calibrated], temperature: float = 1.0) -> None:
+        super().__init__()
+        self.members = nn.ModuleList(members)
+        self.temperature = float(temperature)
+
+    def mean_log_probs(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.log(torch.stack([m(x) for m in self.members]).mean(dim=0) + 1e-12)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.mean_log_probs(x) / self.temperature, dim=1)

@@ -28,7 +28,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from tqdm import tqdm
 
 from models.camerash import read_camerash
-from models.classifier_net import Calibrated, TileClassifier, both_ways
+from models.classifier_net import Calibrated, Ensemble, TileClassifier, both_ways
 from models.flower_art import flower_face
 from models.scene_crops import scene_crops
 from models.tile_augment import augment, photometric
@@ -211,8 +211,15 @@ def fit_temperature(logits: torch.Tensor, labels: torch.Tensor) -> float:
     return float(log_t.exp().item())
 
 
-def export_onnx(net: TileClassifier, temperature: float, path: Path) -> None:
-    model = Calibrated(net, temperature).eval()
+@torch.no_grad()
+def probs_of(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """What the exported graph answers for crops `x`: probabilities."""
+    model.eval()
+    return torch.cat([model(x[i : i + 256]) for i in range(0, len(x), 256)])
+
+
+def export_onnx(model: torch.nn.Module, path: Path) -> None:
+    model = model.eval()
     dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
     torch.onnx.export(
         model,
@@ -263,6 +270,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
     p.add_argument("--resume", default=None, help="checkpoint to start from")
     p.add_argument("--export-only", action="store_true", help="skip training: calibrate + export")
+    p.add_argument(
+        "--ensemble",
+        nargs="*",
+        default=[],
+        help="with --export-only: checkpoints whose calibrated readings are averaged with it",
+    )
     return p.parse_args(argv)
 
 
@@ -270,6 +283,12 @@ def evaluate(
     net: torch.nn.Module, sets: dict[str, tuple[torch.Tensor, torch.Tensor]]
 ) -> dict[str, dict[str, float]]:
     return {name: group_report(logits_of(net, x).argmax(1), y) for name, (x, y) in sets.items()}
+
+
+def _load(path: str, width: int) -> TileClassifier:
+    net = TileClassifier(width=width)
+    net.load_state_dict(torch.load(path)["model"])
+    return net
 
 
 def train(
@@ -371,30 +390,41 @@ def main(argv: list[str] | None = None) -> int:
     real = load_camerash(args.camerash)
     if real is not None:
         sets["camerash"] = real
-    net = TileClassifier(width=args.width)
-    if args.resume:
-        net.load_state_dict(torch.load(args.resume)["model"])
+    if args.ensemble and not args.export_only:
+        raise SystemExit("--ensemble joins trained runs: use it with --export-only")
+    net = _load(args.resume, args.width) if args.resume else TileClassifier(width=args.width)
     print(f"params: {sum(p.numel() for p in net.parameters()) / 1e6:.2f} M")
     if not args.export_only:
         train(args, net, pool, sets, log, out)
-    # Temperature on a synthetic split of the training sources (fresh augmentations).
+    # Temperature on a synthetic split of the training sources (fresh augmentations), for
+    # each member when runs are joined; their mean is then measured as it ships.
     calib_x, calib_y = fixed_set(pool, 40, args.seed + 3, args.flower_share)
-    logits = logits_of(net, calib_x)
-    temperature = fit_temperature(logits, calib_y)
-    ece_before = expected_calibration_error(logits.softmax(1), calib_y)
-    ece_after = expected_calibration_error((logits / temperature).softmax(1), calib_y)
+    members, temperatures, ece_before = [], [], []
+    for member in [net, *(_load(path, args.width) for path in args.ensemble)]:
+        logits = logits_of(member, calib_x)
+        temperatures.append(fit_temperature(logits, calib_y))
+        ece_before.append(expected_calibration_error(logits.softmax(1), calib_y))
+        members.append(Calibrated(member, temperatures[-1]))
+    shipped: torch.nn.Module = members[0]
+    if len(members) > 1:
+        joined = Ensemble(members)
+        with torch.no_grad():
+            mean_log_probs = joined.mean_log_probs(calib_x)
+        temperatures.append(fit_temperature(mean_log_probs, calib_y))
+        shipped = Ensemble(members, temperatures[-1])
+    probs = probs_of(shipped, calib_x)
     final = {
-        "temperature": temperature,
-        "ece_before": ece_before,
-        "ece_after": ece_after,
-        "calibration_top1": (logits.argmax(1) == calib_y).float().mean().item(),
+        "temperature": temperatures[0] if len(members) == 1 else temperatures,
+        "ece_before": ece_before[0] if len(members) == 1 else ece_before,
+        "ece_after": expected_calibration_error(probs, calib_y),
+        "calibration_top1": (probs.argmax(1) == calib_y).float().mean().item(),
         "train_minutes": round((time.time() - t0) / 60, 1),
-        **evaluate(net, sets),
+        **{name: group_report(probs_of(shipped, x).argmax(1), y) for name, (x, y) in sets.items()},
     }
     with open(log, "a") as f:
         f.write(json.dumps({"final": final}) + "\n")
     (out / "metrics.json").write_text(json.dumps(final, indent=2))
-    export_onnx(net, temperature, Path(args.export))
+    export_onnx(shipped, Path(args.export))
     print(json.dumps(final, indent=2))
     return 0
 
