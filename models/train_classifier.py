@@ -211,6 +211,30 @@ def fit_temperature(logits: torch.Tensor, labels: torch.Tensor) -> float:
     return float(log_t.exp().item())
 
 
+def calibrate(
+    nets: list[TileClassifier], x: torch.Tensor, labels: torch.Tensor
+) -> tuple[torch.nn.Module, list[float], list[float]]:
+    """The graph that ships for trained nets, with its temperatures and each net's ECE before
+    calibration: one net over its own temperature; several each over its own, their
+    probabilities averaged, the mean over one more (fitted on the mean's log)."""
+    members, temperatures, ece_before = [], [], []
+    for net in nets:
+        logits = logits_of(net, x)
+        temperatures.append(fit_temperature(logits, labels))
+        ece_before.append(expected_calibration_error(logits.softmax(1), labels))
+        members.append(Calibrated(net, temperatures[-1]))
+    if len(members) == 1:
+        return members[0], temperatures, ece_before
+    # In eval mode: in training mode the pass would move the nets' batch-norm statistics.
+    joined = Ensemble(members).eval()
+    with torch.no_grad():
+        mean_log_probs = torch.cat(
+            [joined.mean_log_probs(x[i : i + 256]) for i in range(0, len(x), 256)]
+        )
+    temperatures.append(fit_temperature(mean_log_probs, labels))
+    return Ensemble(members, temperatures[-1]), temperatures, ece_before
+
+
 @torch.no_grad()
 def probs_of(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     """What the exported graph answers for crops `x`: probabilities."""
@@ -399,23 +423,12 @@ def main(argv: list[str] | None = None) -> int:
     # Temperature on a synthetic split of the training sources (fresh augmentations), for
     # each member when runs are joined; their mean is then measured as it ships.
     calib_x, calib_y = fixed_set(pool, 40, args.seed + 3, args.flower_share)
-    members, temperatures, ece_before = [], [], []
-    for member in [net, *(_load(path, args.width) for path in args.ensemble)]:
-        logits = logits_of(member, calib_x)
-        temperatures.append(fit_temperature(logits, calib_y))
-        ece_before.append(expected_calibration_error(logits.softmax(1), calib_y))
-        members.append(Calibrated(member, temperatures[-1]))
-    shipped: torch.nn.Module = members[0]
-    if len(members) > 1:
-        joined = Ensemble(members)
-        with torch.no_grad():
-            mean_log_probs = joined.mean_log_probs(calib_x)
-        temperatures.append(fit_temperature(mean_log_probs, calib_y))
-        shipped = Ensemble(members, temperatures[-1])
+    nets = [net, *(_load(path, args.width) for path in args.ensemble)]
+    shipped, temperatures, ece_before = calibrate(nets, calib_x, calib_y)
     probs = probs_of(shipped, calib_x)
     final = {
-        "temperature": temperatures[0] if len(members) == 1 else temperatures,
-        "ece_before": ece_before[0] if len(members) == 1 else ece_before,
+        "temperature": temperatures[0] if len(nets) == 1 else temperatures,
+        "ece_before": ece_before[0] if len(nets) == 1 else ece_before,
         "ece_after": expected_calibration_error(probs, calib_y),
         "calibration_top1": (probs.argmax(1) == calib_y).float().mean().item(),
         "train_minutes": round((time.time() - t0) / 60, 1),
