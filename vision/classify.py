@@ -35,8 +35,8 @@ FACE_MARGIN = 1.1
 # way and not the other. With classifier run L: held-out photos' tile accuracy 73.5 -> 73.8 %
 # (KDE), 86.4 -> 86.6 % (GNOME), real-face hands right 65.9 -> 66.7 % (`benchmarks/
 # recognize.py`); three looks at every face gained no more (67.1 %) at three times the cost.
-# With the shipped L+N pair: held-out KDE hands right 31.8 -> 33.3 %, real-face wrong hands
-# flagged 95.1 -> 97.6 % (right 68.6 % either way).
+# With the shipped L+N pair: hands right, held-out KDE 31.6 -> 33.5 %, real faces 68.2 ->
+# 69.0 %.
 SURE_FIRST_LOOK = 0.9
 SECOND_LOOK_MARGINS = (1.0, 1.2)
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
