@@ -152,6 +152,11 @@ def select_hand_rows(
     return keep, crowded, turned
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """A note's subject: `one` for a single thing, else `many` after the number."""
+    return one if n == 1 else f"{n} {many}"
+
+
 def _hand_count(groups: list[Group]) -> int:
     """Tiles toward the 14 of a hand (a kong counts 3; flowers and strays none)."""
     count = 0
@@ -214,20 +219,17 @@ def fit_count(
     out, joined = _join_split_kongs(out, rows, tiles.codes, hand - _HAND_TILES)
     hand -= joined
     if joined:
-        notes.append(
-            "a tile standing apart was read as the fourth tile of a kong"
-            if joined == 1
-            else f"{joined} tiles standing apart were read as the fourth tile of a kong"
-        )
+        what = counted(joined, "a tile standing apart was", "tiles standing apart were")
+        notes.append(f"{what} read as the fourth tile of a kong")
     unsure = tiles.probs.max(axis=1) < _SURE_READING
     out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - _HAND_TILES)
     hand -= aside
     if aside:
-        what = "a lone tile" if aside == 1 else f"{aside} lone tiles"
+        what = counted(aside, "a lone tile", "lone tiles")
         notes.append(f"{what} at a row's end taken for flowers: the hand had {_HAND_TILES + aside}")
     out, taken = _lone_flowers_to_hand(out, flowers, _HAND_TILES - hand)
     if taken:
-        what = "a lone flower" if taken == 1 else f"{taken} lone flowers"
+        what = counted(taken, "a lone flower", "lone flowers")
         notes.append(f"{what} in the hand's rows taken as its tiles: it had {_HAND_TILES - taken}")
     return out, notes
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from scoring.tiles import BACK
 from vision.geometry import Frame, TileGeometry, reading_frame
-from vision.hand_rows import fit_count, join_added_kong_tiles, select_hand_rows
+from vision.hand_rows import counted, fit_count, join_added_kong_tiles, select_hand_rows
 from vision.reading import evidence_each_way
 from vision.segment import Group as Group  # re-exported: callers import it from here
 from vision.segment import find_rows, flower_mass, segment_row, tile_kinds
@@ -136,10 +136,10 @@ def _read_in(
     # Guesses a person should check: each is a warning, and the first is the ambiguity.
     doubts = list(guesses)
     if askew:
-        what = "a lone tile" if len(askew) == 1 else f"{len(askew)} lone tiles"
+        what = counted(len(askew), "a lone tile", "lone tiles")
         doubts.append(f"{what} lying askew near the hand taken as its tiles: it was short")
     if doubly_turned:
-        what = "a meld shows" if doubly_turned == 1 else f"{doubly_turned} melds show"
+        what = counted(doubly_turned, "a meld shows", "melds show")
         doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")
     if any(_blank_kong(g, kinds, tiles) for g in groups):
         doubts.append("a concealed kong's faces read as white dragons: they may be tile backs")
