@@ -17,7 +17,7 @@ import itertools
 import json
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -156,11 +156,16 @@ def load_camerash(root: str | None) -> tuple[torch.Tensor, torch.Tensor] | None:
     return to_tensor(crops), torch.tensor(labels)
 
 
+def _in_batches(answer: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> torch.Tensor:
+    """`answer` over `x` 256 crops at a time (bounded memory), concatenated."""
+    return torch.cat([answer(x[i : i + 256]) for i in range(0, len(x), 256)])
+
+
 @torch.no_grad()
 def logits_of(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     net.eval()
     # As the exported graph answers: the crop and its half turn, logits averaged.
-    out = torch.cat([both_ways(net, x[i : i + 256]) for i in range(0, len(x), 256)])
+    out = _in_batches(lambda batch: both_ways(net, batch), x)
     net.train()
     return out
 
@@ -228,9 +233,7 @@ def calibrate(
     # In eval mode: in training mode the pass would move the nets' batch-norm statistics.
     joined = Ensemble(members).eval()
     with torch.no_grad():
-        mean_log_probs = torch.cat(
-            [joined.mean_log_probs(x[i : i + 256]) for i in range(0, len(x), 256)]
-        )
+        mean_log_probs = _in_batches(joined.mean_log_probs, x)
     temperatures.append(fit_temperature(mean_log_probs, labels))
     return Ensemble(members, temperatures[-1]), temperatures, ece_before
 
@@ -239,7 +242,7 @@ def calibrate(
 def probs_of(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     """What the exported graph answers for crops `x`: probabilities."""
     model.eval()
-    return torch.cat([model(x[i : i + 256]) for i in range(0, len(x), 256)])
+    return _in_batches(model, x)
 
 
 def export_onnx(model: torch.nn.Module, path: Path) -> None:
