@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 from models.camerash import read_camerash
 from models.classifier_net import Calibrated, Ensemble, TileClassifier, both_ways
+from models.crop_pack import load_crops
 from models.flower_art import flower_face
 from models.scene_crops import scene_crops
 from models.tile_augment import augment, photometric
@@ -156,16 +157,22 @@ def load_camerash(root: str | None) -> tuple[torch.Tensor, torch.Tensor] | None:
     return to_tensor(crops), torch.tensor(labels)
 
 
-def _in_batches(answer: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor) -> torch.Tensor:
-    """`answer` over `x` 256 crops at a time (bounded memory), concatenated."""
-    return torch.cat([answer(x[i : i + 256]) for i in range(0, len(x), 256)])
+def _in_batches(
+    answer: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, device: str = "cpu"
+) -> torch.Tensor:
+    """`answer` over `x` 256 crops at a time (bounded memory) on `device`, concatenated."""
+    return torch.cat([answer(x[i : i + 256].to(device)).cpu() for i in range(0, len(x), 256)])
+
+
+def _device_of(net: torch.nn.Module) -> str:
+    return str(next(net.parameters()).device)
 
 
 @torch.no_grad()
 def logits_of(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     net.eval()
     # As the exported graph answers: the crop and its half turn, logits averaged.
-    out = _in_batches(lambda batch: both_ways(net, batch), x)
+    out = _in_batches(lambda batch: both_ways(net, batch), x, _device_of(net))
     net.train()
     return out
 
@@ -294,6 +301,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--width", type=int, default=32)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="where the net trains: cpu, cuda")
+    p.add_argument("--workers", type=int, default=1, help="processes drawing augmented batches")
     p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
     p.add_argument("--resume", default=None, help="checkpoint to start from")
     p.add_argument("--export-only", action="store_true", help="skip training: calibrate + export")
@@ -314,7 +323,7 @@ def evaluate(
 
 def _load(path: str, width: int) -> TileClassifier:
     net = TileClassifier(width=width)
-    net.load_state_dict(torch.load(path)["model"])
+    net.load_state_dict(torch.load(path, map_location="cpu")["model"])
     return net
 
 
@@ -328,8 +337,7 @@ def train(
 ) -> None:
     scenes = scene_crops(args.scenes, 1, args.seed) if args.scenes else None
     for path in args.detected_crops:  # cut along the detector's corners: its real errors
-        with np.load(path) as saved:
-            crops, labels = saved["crops"], saved["labels"]
+        crops, labels = load_crops(path)
         scenes = (
             (crops, labels)
             if scenes is None
@@ -343,8 +351,14 @@ def train(
         pool, args.batch, args.seed, args.flower_share, scenes, args.scene_share, oversample
     )
     loader = DataLoader(
-        data, batch_size=None, num_workers=1, prefetch_factor=4, persistent_workers=True
+        data,
+        batch_size=None,
+        num_workers=args.workers,
+        prefetch_factor=4,
+        persistent_workers=True,
+        pin_memory=args.device != "cpu",
     )
+    net.to(args.device)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
     start = last_ckpt = last_eval = time.time()
@@ -358,6 +372,7 @@ def train(
         lr = args.lr * (min(1.0, frac / 0.03)) * 0.5 * (1 + math.cos(math.pi * frac))
         for group in optimizer.param_groups:
             group["lr"] = lr
+        x, y = x.to(args.device, non_blocking=True), y.to(args.device, non_blocking=True)
         loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -386,6 +401,7 @@ def train(
                 f.write(json.dumps(report) + "\n")
             last_eval = time.time()
     bar.close()
+    net.cpu()  # calibration and export run on the CPU, as the graph will
     torch.save({"model": net.state_dict(), "step": step, "width": args.width}, out / "last.pt")
 
 
