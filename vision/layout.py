@@ -129,7 +129,13 @@ def _read_in(
     warnings = [w for w in warnings if not any(f"(#{t})" in w for t in placed)]
     apart_rows = sum(len(g.tiles) for g in groups if g.role == "stray" and g.row not in hand_rows)
     if apart_rows:
-        warnings.append(f"{apart_rows} tiles lie apart from the hand and were left out")
+        warnings.append(
+            counted(
+                apart_rows,
+                "a tile lies apart from the hand and was left out",
+                "tiles lie apart from the hand and were left out",
+            )
+        )
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
     groups, guesses = fit_count(groups, rows, tiles, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)

@@ -18,6 +18,7 @@ import numpy as np
 from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
+from vision.hand_rows import counted
 from vision.layout import Layout, layout, role_of_each
 from vision.load import Photo, load_photo
 from vision.types import FLOWER_SLICE, Tiles
@@ -178,7 +179,13 @@ def review_reasons(
         low, high = REVIEW_FLOWER_LEFT_OUT
         doubtful = (mass >= low) & (mass < high)
         if doubtful.any():
-            reasons.append(f"{int(doubtful.sum())} tiles left out of the hand may be flowers")
+            reasons.append(
+                counted(
+                    int(doubtful.sum()),
+                    "a tile left out of the hand may be a flower",
+                    "tiles left out of the hand may be flowers",
+                )
+            )
     if decoded.hand is None:
         reasons.append("no legal hand was read")
     elif decoded.confidence < REVIEW_CONFIDENCE:

@@ -550,3 +550,20 @@ def test_the_winning_tile_at_the_rows_end_wins_though_false_gaps_split_the_row()
         a["bbox"] = [a["bbox"][0] + shift, *a["bbox"][1:]]
     found = layout(tiles_from_annotations(ann, np.random.default_rng(24), SURE))
     assert found.winning is not None and ann[found.winning]["role"] == "winning"
+
+
+@pytest.mark.parametrize("strays", [1, 2])
+def test_tiles_lying_far_from_the_hand_are_left_out_and_counted(strays: int) -> None:
+    """The bundled sample's note read "1 tiles lie apart": one tile is "a tile"."""
+    ann = lay_out_hand(HAND)
+    for k in range(strays):  # tiles on a row of their own, far below the hand
+        far = [[x + 70 * k, y + 900] for x, y in ann[0]["corners"]]
+        ann.append({**ann[0], "corners": far, "role": "stray", "code": "9s"})
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(5), SURE))
+    assert [i for g in found.of_role("stray") for i in g.tiles] == list(range(17, 17 + strays))
+    expected = (
+        "a tile lies apart from the hand and was left out"
+        if strays == 1
+        else "2 tiles lie apart from the hand and were left out"
+    )
+    assert expected in found.warnings

@@ -101,7 +101,7 @@ def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
     result = interpret(tiles)
     assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
     assert result.review
-    assert "1 tiles left out of the hand may be flowers" in result.review_reasons
+    assert "a tile left out of the hand may be a flower" in result.review_reasons
 
 
 @pytest.mark.parametrize(
