@@ -153,10 +153,16 @@ def _read_in(
     ambiguity = ambiguity or (doubts[0] if doubts else None)
     if misfits and ambiguity is None:
         # A crosswise or face-down tile the melds cannot place: a meld may be misread.
-        ambiguity = f"{len(misfits)} tiles among the hand fit no meld"
+        ambiguity = counted(
+            len(misfits), "a tile among the hand fits no meld", "tiles among the hand fit no meld"
+        )
     crowded_out = sum(len(rows[r]) for r in crowded)
     if crowded_out and ambiguity is None:
-        ambiguity = f"{crowded_out} tiles in line with the hand were left out: it had 14"
+        ambiguity = counted(
+            crowded_out,
+            "a tile in line with the hand was left out: it had 14",
+            "tiles in line with the hand were left out: it had 14",
+        )
     found = Layout(
         groups=tuple(groups),
         rows=tuple(tuple(row) for row in rows),
