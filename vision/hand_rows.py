@@ -206,12 +206,12 @@ def fit_count(
 ) -> tuple[list[Group], list[str]]:
     """Let the count, not one tile's reading, decide when the hand is not 14 tiles (a kong
     counts as 3). Past 14: lone tiles from the flower rows go back among the flowers, then a
-    lone tile beside a meld of three of its code joins it as the kong's fourth tile, then an
-    unsure lone tile at a row's end (the most flower-like) is a flower laid there and
-    misread. One short: a lone flower in a row of the hand (the least flower-like) is the
-    hand's tile. Returns the groups and a note for each kind of guess made (the count's,
-    not the layout's: worth a person's look). `flowers` is each tile's flower probability
-    (`vision.segment.flower_mass`)."""
+    lone tile beside a meld of three of its code joins it as the kong's fourth tile, then
+    unsure tiles at a row's end, alone or a run of them (the most flower-like), are flowers
+    laid there and misread. One short: a lone flower in a row of the hand (the least
+    flower-like) is the hand's tile. Returns the groups and a note for each kind of guess
+    made (the count's, not the layout's: worth a person's look). `flowers` is each tile's
+    flower probability (`vision.segment.flower_mass`)."""
     hand = _hand_count(groups)
     out, moved = _lone_tiles_to_flower_rows(groups, hand - _HAND_TILES)
     hand -= moved
@@ -225,7 +225,7 @@ def fit_count(
     out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - _HAND_TILES)
     hand -= aside
     if aside:
-        what = counted(aside, "a lone tile", "lone tiles")
+        what = counted(aside, "an unsure tile", "unsure tiles")
         notes.append(f"{what} at a row's end taken for flowers: the hand had {_HAND_TILES + aside}")
     out, taken = _lone_flowers_to_hand(out, flowers, _HAND_TILES - hand)
     if taken:
@@ -274,21 +274,26 @@ def _row_ends_to_flowers(
     unsure: npt.NDArray[np.bool_],
     excess: int,
 ) -> tuple[list[Group], int]:
-    """Up to `excess` unsure lone tiles at a row's end, the most flower-like first, become
-    flowers; one lone tile stays, for the winning tile."""
+    """Up to `excess` unsure tiles at a row's end become flowers, a lone tile or a run of them
+    (real-face photo 41: two flowers side by side at the row's end, one read 5m), the most
+    flower-like first; one lone tile stays, for the winning tile."""
     out, aside = list(groups), 0
     while aside < excess:
         singles = [g for g in out if g.role == "concealed" and len(g.tiles) == 1]
         at_end = [
             g
-            for g in singles
-            if g.tiles[0] in (rows[g.row][0], rows[g.row][-1]) and unsure[g.tiles[0]]
+            for g in out
+            if g.role == "concealed"
+            and len(g.tiles) <= excess - aside
+            and (g.tiles[0] == rows[g.row][0] or g.tiles[-1] == rows[g.row][-1])
+            and all(unsure[t] for t in g.tiles)
+            and (len(g.tiles) > 1 or len(singles) >= 2)
         ]
-        if len(singles) < 2 or not at_end:
+        if not singles or not at_end:
             break
-        end = max(at_end, key=lambda g: float(flowers[g.tiles[0]]))
+        end = max(at_end, key=lambda g: float(np.mean([flowers[t] for t in g.tiles])))
         out = _recast(out, end, "flower")
-        aside += 1
+        aside += len(end.tiles)
     return out, aside
 
 

@@ -585,3 +585,27 @@ def test_a_face_down_tile_in_the_hands_row_that_fits_no_meld_is_an_ambiguity() -
     found = layout(tiles_from_annotations(ann, np.random.default_rng(5), SURE))
     assert role_of_each(found, len(ann))[-1] == "stray"
     assert found.ambiguity == "a tile among the hand fits no meld"
+
+
+def test_two_unsure_tiles_at_a_rows_end_are_flowers_when_the_hand_has_two_too_many() -> None:
+    """Real-face photo 41 of the benchmark: two flowers side by side left of the hand, one
+    read 5h, the other 5m (flower probability 0.23): the pair read as concealed tiles gave 16
+    and no legal hand. Only a lone tile could go among the flowers; a run of them may too."""
+    hand = {
+        "melds": [{"type": "chow", "tiles": ["7m", "8m", "9m"], "claimed_from": "left"}],
+        "concealed": ["3m", "3m", "8m", "8m", "8m", "1p", "2p", "3p", "F", "F"],
+        "winning_tile": "F",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    first = min(ann, key=lambda a: a["bbox"][0])
+    for k, code in enumerate(["5h", "6h"]):
+        shift = -60.0 * (3 - k)  # side by side, a tile's width left of the row
+        left = [[x + shift, y] for x, y in first["corners"]]
+        ann.append({**first, "code": code, "role": "flower", "corners": left})
+    tiles = tiles_from_annotations(ann, np.random.default_rng(3), SURE)
+    _read_as(tiles, -2, {"5h": 0.7, "6m": 0.3})
+    _read_as(tiles, -1, {"5m": 0.5, "7h": 0.25, "E": 0.25})
+    found = layout(tiles)
+    assert role_of_each(found, len(ann))[-2:] == ["flower", "flower"]
+    assert found.ambiguity == "2 unsure tiles at a row's end taken for flowers: the hand had 16"
