@@ -42,6 +42,13 @@ def _turned(corners: list[list[float]], degrees: float, shift: tuple[float, floa
     return ((quad - centre) @ rot.T + centre + np.array(shift)).tolist()
 
 
+def _moved(tile: dict[str, Any], dx: float, dy: float = 0.0, **fields: Any) -> dict[str, Any]:
+    """A copy of a laid-out tile moved by (dx, dy) photo pixels, with fields changed."""
+    corners = [[x + dx, y + dy] for x, y in tile["corners"]]
+    x, y, w, h = tile["bbox"]
+    return {**tile, "corners": corners, "bbox": [x + dx, y + dy, w, h], **fields}
+
+
 def _read_as(tiles: Any, index: int, readings: dict[str, float]) -> None:
     """The classifier's probabilities for one tile, set by hand: a misread."""
     tiles.probs[index] = 0
@@ -255,16 +262,8 @@ def test_a_lone_tile_on_the_hands_line_that_did_not_fit_is_an_ambiguity() -> Non
     }
     ann = lay_out_hand(hand)
     first = min(ann, key=lambda a: a["bbox"][0])
-    shift = -5 * 60.0  # five tile widths left of the row's first tile, on its line
-    ann.append(
-        {
-            **first,
-            "code": "1h",
-            "role": "flower",
-            "corners": [[x + shift, y] for x, y in first["corners"]],
-            "bbox": [first["bbox"][0] + shift, *first["bbox"][1:]],
-        }
-    )
+    # five tile widths left of the row's first tile, on its line
+    ann.append(_moved(first, -5 * 60.0, code="1h", role="flower"))
     tiles = tiles_from_annotations(ann, np.random.default_rng(13), SURE)
     tiles.probs[-1] = 0
     tiles.probs[-1, CLASSES.index("5m")] = 1.0
@@ -411,14 +410,7 @@ def test_a_flower_at_the_rows_end_misread_as_a_suit_tile_is_put_aside_when_15() 
     ann = lay_out_hand(hand, arrangement="melds_right")
     first = ann[0]
     width = first["bbox"][2]
-    flower = {
-        **first,
-        "code": "5h",
-        "role": "flower",
-        "corners": [[x - 1.4 * width, y] for x, y in first["corners"]],
-        "bbox": [first["bbox"][0] - 1.4 * width, *first["bbox"][1:]],
-    }
-    ann.append(flower)
+    ann.append(_moved(first, -1.4 * width, code="5h", role="flower"))
     tiles = tiles_from_annotations(ann, np.random.default_rng(17), SURE)
     _read_as(tiles, len(ann) - 1, {"1s": 0.4, "7m": 0.3, "5m": 0.2, "5h": 0.1})
     found = layout(tiles)
@@ -557,8 +549,7 @@ def test_tiles_lying_far_from_the_hand_are_left_out_and_counted(strays: int) -> 
     """The bundled sample's note read "1 tiles lie apart": one tile is "a tile"."""
     ann = lay_out_hand(HAND)
     for k in range(strays):  # tiles on a row of their own, far below the hand
-        far = [[x + 70 * k, y + 900] for x, y in ann[0]["corners"]]
-        ann.append({**ann[0], "corners": far, "role": "stray", "code": "9s"})
+        ann.append(_moved(ann[0], 70.0 * k, 900.0, role="stray", code="9s"))
     found = layout(tiles_from_annotations(ann, np.random.default_rng(5), SURE))
     assert [i for g in found.of_role("stray") for i in g.tiles] == list(range(17, 17 + strays))
     expected = (
@@ -580,8 +571,8 @@ def test_a_face_down_tile_in_the_hands_row_that_fits_no_meld_is_an_ambiguity() -
     }
     ann = lay_out_hand(hand)
     last = max((a for a in ann if a["role"] == "concealed"), key=lambda a: a["bbox"][0])
-    right = [[x + 60.0, y] for x, y in last["corners"]]  # face down, touching the row's end
-    ann.append({**last, "code": "3s", "role": "stray", "face_down": True, "corners": right})
+    # face down, touching the row's end
+    ann.append(_moved(last, 60.0, code="3s", role="stray", face_down=True))
     found = layout(tiles_from_annotations(ann, np.random.default_rng(5), SURE))
     assert role_of_each(found, len(ann))[-1] == "stray"
     assert found.ambiguity == "a tile among the hand fits no meld"
@@ -599,10 +590,8 @@ def test_two_unsure_tiles_at_a_rows_end_are_flowers_when_the_hand_has_two_too_ma
     }
     ann = lay_out_hand(hand)
     first = min(ann, key=lambda a: a["bbox"][0])
-    for k, code in enumerate(["5h", "6h"]):
-        shift = -60.0 * (3 - k)  # side by side, a tile's width left of the row
-        left = [[x + shift, y] for x, y in first["corners"]]
-        ann.append({**first, "code": code, "role": "flower", "corners": left})
+    for k, code in enumerate(["5h", "6h"]):  # side by side, a tile's width left of the row
+        ann.append(_moved(first, -60.0 * (3 - k), code=code, role="flower"))
     tiles = tiles_from_annotations(ann, np.random.default_rng(3), SURE)
     _read_as(tiles, -2, {"5h": 0.7, "6m": 0.3})
     _read_as(tiles, -1, {"5m": 0.5, "7h": 0.25, "E": 0.25})
