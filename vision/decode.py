@@ -73,6 +73,8 @@ class Decoded:
         codes: per tile index, the code reported (decoded for hand tiles, top class otherwise;
             `back` for a face-down tile).
         confidence: probability of this hand among the legal readings found (0 if none).
+        flower_confidence: the part of `confidence` that is each flower tile's name, which
+            flower of its number it is (every ruleset here scores only how many flowers).
         plausibility: probability of the best legal reading relative to the tile-by-tile top
             reading (1 when no rule had to change anything).
         cut_short: the search stopped at its time budget: a likelier legal hand may exist.
@@ -84,6 +86,7 @@ class Decoded:
     changes: list[Change] = field(default_factory=list)
     alternatives: list[tuple[Json, float]] = field(default_factory=list)
     confidence: float = 0.0
+    flower_confidence: float = 1.0
     plausibility: float = 0.0
     warnings: list[str] = field(default_factory=list)
     readings_tried: int = 0
@@ -138,6 +141,7 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
         return _melds_alone(tiles, variables, out)
     _report(tiles, found, variables, readings, context, flowers, unknown_kongs, out)
     out.confidence *= flower_confidence
+    out.flower_confidence = flower_confidence
     return out
 
 

@@ -81,6 +81,7 @@ class Recognition:
             "review": self.review,
             "review_reasons": self.review_reasons,
             "confidence": round(self.decoded.confidence, 4),
+            "flower_confidence": round(self.decoded.flower_confidence, 4),
             "changes": [c.to_json() for c in self.decoded.changes],
             "alternatives": [
                 {"hand": hand, "p": round(p, 4)} for hand, p in self.decoded.alternatives
@@ -189,7 +190,16 @@ def review_reasons(
     if decoded.hand is None:
         reasons.append("no legal hand was read")
     elif decoded.confidence < REVIEW_CONFIDENCE:
-        reasons.append(f"another reading is possible (hand confidence {decoded.confidence:.2f})")
+        if decoded.confidence / max(decoded.flower_confidence, 1e-9) >= REVIEW_CONFIDENCE:
+            # Only which flower each is: the score, which counts flowers, stands.
+            reasons.append(
+                "which flower a flower tile is may be wrong (flowers named right: "
+                f"{decoded.flower_confidence:.2f}); the score counts flowers alike"
+            )
+        else:
+            reasons.append(
+                f"another reading is possible (hand confidence {decoded.confidence:.2f})"
+            )
     if decoded.hand is not None and decoded.plausibility < REVIEW_PLAUSIBILITY:
         reasons.append("the rules overruled a confident tile reading")
     if found.ambiguity:

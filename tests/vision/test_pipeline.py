@@ -218,3 +218,37 @@ def test_cli_json_and_annotation(
     drawn = cv2.imread(str(out))
     assert drawn is not None and drawn.shape[1] == 2048
     assert (drawn != 90).any()  # something was drawn
+
+
+def _flower_read(tiles: Tiles, readings: dict[str, float]) -> None:
+    flower = next(i for i, code in enumerate(tiles.codes) if code == "3h")
+    tiles.probs[flower] = 0
+    for code, p in readings.items():
+        tiles.probs[flower, CLASSES.index(code)] = p
+
+
+def test_a_doubt_only_over_which_flower_says_the_score_stands() -> None:
+    """Real-face wins were flagged "another reading is possible" when only a flower's name
+    was in doubt (3h or 7h), which changes no ruleset's score: the reason says so."""
+    tiles = _tiles()
+    _flower_read(tiles, {"3h": 0.6, "7h": 0.4})
+    data = interpret(tiles, {"seat_wind": "W"}).to_json()
+    assert data["hand"]["flowers"] == ["3h"]
+    assert data["flower_confidence"] == pytest.approx(0.6, abs=0.01)
+    assert data["review"] is True
+    assert data["review_reasons"] == [
+        "which flower a flower tile is may be wrong (flowers named right: 0.60); "
+        "the score counts flowers alike"
+    ]
+
+
+def test_a_doubt_over_a_hand_tile_is_another_reading_whatever_the_flowers() -> None:
+    tiles = _tiles()
+    _flower_read(tiles, {"3h": 0.6, "7h": 0.4})
+    nine = next(i for i, code in enumerate(tiles.codes) if code == "9s")
+    tiles.probs[nine] = 0
+    tiles.probs[nine, CLASSES.index("9s")] = 0.55
+    tiles.probs[nine, CLASSES.index("6s")] = 0.45  # 7s 8s 9s or 6s 7s 8s: both legal
+    data = interpret(tiles, {"seat_wind": "W"}).to_json()
+    assert any(r.startswith("another reading is possible") for r in data["review_reasons"])
+    assert not any(r.startswith("which flower") for r in data["review_reasons"])
