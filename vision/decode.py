@@ -73,8 +73,8 @@ class Decoded:
         codes: per tile index, the code reported (decoded for hand tiles, top class otherwise;
             `back` for a face-down tile).
         confidence: probability of this hand among the legal readings found (0 if none).
-        flower_confidence: the part of `confidence` that is each flower tile's name, which
-            flower of its number it is (every ruleset here scores only how many flowers).
+        flower_confidence: the factor of `confidence` that is the flower tiles' names, which
+            flower each is (every ruleset here scores only how many flowers).
         plausibility: probability of the best legal reading relative to the tile-by-tile top
             reading (1 when no rule had to change anything).
         cut_short: the search stopped at its time budget: a likelier legal hand may exist.
