@@ -78,9 +78,20 @@ def draw_bamboo(
         if rank == 7
         else rng.choice(["r", "b"], p=[0.75, 0.25])
     )
+    # Sets space their sticks differently: a per-set squeeze towards the centre (apart in
+    # columns and rows separately, so the same count reads as tall or squat clusters), a
+    # per-set stick length and a small per-stick offset; the count is what stays the same.
+    squeeze_u = float(rng.uniform(0.88 if rank == 8 else 0.75, 1.05))  # the 8's sticks lean
+    squeeze_v = float(rng.uniform(0.8, 1.02))
+    length_scale = float(rng.uniform(0.72, 1.08))
+    wobble = float(rng.uniform(0.0, 0.025))
+    three_upside_down = rank == 3 and rng.random() < 0.15  # two over one on some sets
     for u, v, length, tilt, role in LAYOUTS[rank]:
-        if flip_eight:
+        if flip_eight or three_upside_down:
             v, tilt = 1 - v, -tilt
+        u = 0.5 + (u - 0.5) * squeeze_u + float(rng.normal(0, wobble))
+        v = 0.5 + (v - 0.5) * squeeze_v + float(rng.normal(0, wobble))
+        length *= min(length_scale, squeeze_v)  # closer rows take shorter sticks
         if role == "a":
             role = accent
         if mono and role == "b":

@@ -23,6 +23,18 @@ REBUS = "福祿壽喜財吉祥如意平安富貴金玉滿堂龍鳳和順興旺�
 # Where the labels go: Hong Kong corners (numeral one side, name the other), the name at the
 # bottom or down a side, or a mainland-style title (big name on top, small numeral or none).
 LAYOUTS = ("corners", "bottom", "side", "title")
+# Sets sold in the West print the name in English, whole or cut short, across the top or the
+# bottom of the face (the corner numeral stays).
+ENGLISH = (
+    ("PLUM",),
+    ("ORCHID", "ORC"),
+    ("MUM", "CHRYS", "CHRYSANTHEMUM"),
+    ("BAMBOO", "BAM"),
+    ("SPRING", "SPR"),
+    ("SUMMER", "SUM"),
+    ("AUTUMN", "FALL", "AUT"),
+    ("WINTER", "WIN"),
+)
 LAYOUT_WEIGHTS = (0.7, 0.07, 0.11, 0.12)
 
 
@@ -37,14 +49,22 @@ def draw_bonus(
     group_roles = [str(r) for r in rng.permutation(["r", "b", "k"])]
     role = group_roles[int(is_season)]
     numeral = str(rank) if rng.random() < 0.7 else CHINESE_NUMERALS[rank - 1]
-    name_kind = str(rng.choice(["name", "rebus", "none"], p=[0.8, 0.1, 0.1]))
+    name_kind = str(rng.choice(["name", "rebus", "none", "english"], p=[0.72, 0.1, 0.08, 0.1]))
     name = NAMES[number - 1] if name_kind == "name" else REBUS[int(rng.integers(len(REBUS)))]
+    short = rng.random() < 0.4  # drawn for every tile, as below
+    if name_kind == "english":
+        words = ENGLISH[number - 1]
+        name = min(words, key=len) if short else words[int(rng.integers(len(words)))]
     if rng.random() < 0.25 and name == "蘭":  # rng drawn for every tile: a set stays one set
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
     num_box, name_box, label_h = _label_boxes(box, layout, rng)
+    name_h = 0.0
+    if name_kind == "english":  # a word needs the face's width, across the bottom
+        name_h = min(0.22, 0.05 + 0.9 / max(4, len(name)))
+        name_box = sub_box(box, 0.02, 1 - name_h, 0.98, 1.0)
     overlap = float(rng.uniform(0.5, 1.0)) if layout != "title" else 1.0  # a title stays clear
-    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0)
+    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0 - name_h)
     kind = _painting_kind(rank, is_season, rng)
     # Label details are drawn before the painting, whose own draws differ per plant: so every
     # tile of a set (same seed) prints its labels alike.
@@ -55,6 +75,9 @@ def draw_bonus(
     brushed = rng.random() < 0.5  # and their strokes wander
     wobble_seed = int(rng.integers(1 << 30))
     slant = float(rng.uniform(-0.35, 0.1)) if lean else 0.0
+    if name_kind == "english":  # printed type, not a brush
+        lean = brushed = False
+        slant = 0.0
     draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
 
     if num_box is not None:
