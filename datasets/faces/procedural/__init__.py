@@ -80,6 +80,14 @@ class ProceduralSource:
             draw_corner_index(
                 canvas, style, index, "r" if suit == "m" and rng.random() < 0.3 else "k"
             )
+        if style.ink_outline or style.ink_shadow or style.ink_gradient:
+            canvas.stylize_ink(
+                style.background,
+                style.ink_outline,
+                style.ink_shadow,
+                style.ink_gradient,
+                style.black,
+            )
         if style.ink_fade > 0 or style.ink_blur > 0:
             canvas.wear(style.background, style.ink_fade, style.ink_blur)
         if style.engrave_depth > 0:

@@ -34,6 +34,11 @@ class Style:
     engrave_depth: float  # 0: flat print; else how dark the groove rims are
     ink_fade: float  # 0: fresh ink; else how far it has faded towards the face colour
     ink_blur: float  # 0: crisp print; else Gaussian sigma (supersampled pixels) of soft print
+    # Digital and cartoon art (screen tile sets, novelty sets): shapes outlined in a dark
+    # line, casting a drop shadow, their ink shaded top to bottom; 0 for none.
+    ink_outline: int  # supersampled pixels
+    ink_shadow: int  # supersampled pixels down and right
+    ink_gradient: float  # brightness swing, top to bottom
 
     def colour(self, role: str) -> RGB:
         return {"b": self.blue, "g": self.green, "r": self.red, "k": self.black}[role]
@@ -90,4 +95,7 @@ def random_style(rng: np.random.Generator) -> Style:
         engrave_depth=float(rng.uniform(0.1, 0.35)) if rng.random() < 0.5 else 0.0,
         ink_fade=float(rng.uniform(0.08, 0.3)) if rng.random() < 0.2 else 0.0,
         ink_blur=float(rng.uniform(0.6, 1.6)) if rng.random() < 0.2 else 0.0,
+        ink_outline=int(rng.integers(2, 5)) if rng.random() < 0.15 else 0,
+        ink_shadow=int(rng.integers(2, 6)) if rng.random() < 0.12 else 0,
+        ink_gradient=float(rng.uniform(0.12, 0.3)) if rng.random() < 0.15 else 0.0,
     )
