@@ -51,20 +51,28 @@ def draw_bonus(
     numeral = str(rank) if rng.random() < 0.7 else CHINESE_NUMERALS[rank - 1]
     name_kind = str(rng.choice(["name", "rebus", "none", "english"], p=[0.72, 0.1, 0.08, 0.1]))
     name = NAMES[number - 1] if name_kind == "name" else REBUS[int(rng.integers(len(REBUS)))]
-    short = rng.random() < 0.4  # drawn for every tile, as below
+    short = rng.random() < 0.4  # drawn for every tile, as below: a set stays one set
+    english_on_top = rng.random() < 0.4
     if name_kind == "english":
         words = ENGLISH[number - 1]
-        name = min(words, key=len) if short else words[int(rng.integers(len(words)))]
+        name = min(words, key=len) if short else words[0]
     if rng.random() < 0.25 and name == "蘭":  # rng drawn for every tile: a set stays one set
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
     num_box, name_box, label_h = _label_boxes(box, layout, rng)
-    name_h = 0.0
-    if name_kind == "english":  # a word needs the face's width, across the bottom
-        name_h = min(0.22, 0.05 + 0.9 / max(4, len(name)))
-        name_box = sub_box(box, 0.02, 1 - name_h, 0.98, 1.0)
     overlap = float(rng.uniform(0.5, 1.0)) if layout != "title" else 1.0  # a title stays clear
-    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0 - name_h)
+    picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0)
+    if name_kind == "english":  # a word needs the face's width: across the bottom or the top
+        name_h = min(0.22, 0.05 + 0.9 / max(4, len(name)))
+        if english_on_top:  # the numeral goes down to a bottom corner
+            name_box = sub_box(box, 0.02, 0.0, 0.98, name_h)
+            picture = sub_box(box, 0.0, name_h, 1.0, 1.0)
+            if num_box is not None:
+                nx0, ny0, nx1, ny1 = num_box
+                num_box = (nx0, box[3] - (ny1 - ny0), nx1, box[3])
+        else:
+            name_box = sub_box(box, 0.02, 1 - name_h, 0.98, 1.0)
+            picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0 - name_h)
     kind = _painting_kind(rank, is_season, rng)
     # Label details are drawn before the painting, whose own draws differ per plant: so every
     # tile of a set (same seed) prints its labels alike.
