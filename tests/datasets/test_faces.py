@@ -170,3 +170,39 @@ def test_fixed_art_faces_are_all_different(name: str) -> None:
             key = (variant, face.tobytes())
             assert key not in seen, f"{name}/{variant}: {code} draws like {seen[key]}"
             seen[key] = code
+
+
+def test_stylize_ink_outlines_shadows_and_shades_only_where_it_should() -> None:
+    """Outline and shadow fall outside the ink, on the face; the shading leaves the face
+    colour alone and makes the ink lighter at the top than at the bottom."""
+    from datasets.faces.procedural.canvas import Canvas
+
+    background, ink_colour, dark = (240, 236, 220), (40, 120, 60), (10, 10, 10)
+
+    def drawn() -> tuple[Canvas, np.ndarray]:
+        canvas = Canvas(background)
+        canvas.draw.rectangle((60, 40, 180, 280), fill=ink_colour)
+        ink = np.abs(np.asarray(canvas.image).astype(int) - background).max(axis=2) > 20
+        return canvas, ink
+
+    canvas, ink = drawn()
+    canvas.stylize_ink(background, outline=3, shadow=0, gradient=0.0, dark=dark)
+    out = np.asarray(canvas.image)
+    assert (out[ink] == ink_colour).all()
+    rim = (out == dark).all(axis=2)
+    assert rim.sum() > 0 and not (rim & ink).any()
+    assert rim[40:281, 57].all() and not rim[40:281, 50].any()  # 3 px wide, no more
+
+    canvas, ink = drawn()
+    canvas.stylize_ink(background, outline=0, shadow=4, gradient=0.0, dark=dark)
+    out = np.asarray(canvas.image).astype(int)
+    changed = (out != background).any(axis=2) & ~ink
+    assert changed.sum() > 0
+    ys, xs = np.nonzero(changed)
+    assert xs.min() > 60 and ys.min() > 40  # cast down and to the right
+
+    canvas, ink = drawn()
+    canvas.stylize_ink(background, outline=0, shadow=0, gradient=0.25, dark=dark)
+    out = np.asarray(canvas.image).astype(int)
+    assert (out[~ink] == background).all()
+    assert out[45, 120].sum() > out[275, 120].sum()
