@@ -62,7 +62,8 @@ def build_pool(sources: list[str], per_code: int, seed: int) -> Pool:
     """Clean faces per code from the named `datasets.faces` sources (random ones sampled often)."""
     rng = np.random.default_rng(seed)
     pool: Pool = {code: [] for code in CLASSES}
-    for name in sources:
+    # Procedural faces first: a run that renews designs as it goes swaps only these slots.
+    for name in sorted(sources, key=lambda name: name != "procedural"):
         from datasets.faces import get_source  # only when a source is asked for
 
         source = get_source(name)
@@ -102,8 +103,11 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
         scenes: tuple[np.ndarray, np.ndarray] | None = None,
         scene_share: float = 0.0,
         oversample: dict[str, float] | None = None,
+        fresh_share: float = 0.0,
+        fresh_slots: int = 0,
     ) -> None:
         self.pool, self.batch, self.seed, self.flower_share = pool, batch, seed, flower_share
+        self.fresh_share, self.fresh_slots = fresh_share, fresh_slots
         self.codes = [c for c in CLASSES if self.pool[c] or c in FLOWERS or c == BACK]
         weights = np.array([(oversample or {}).get(c, 1.0) for c in self.codes])
         self.weights = weights / weights.sum()
@@ -117,6 +121,8 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
             n_scene = int(rng.binomial(self.batch, self.scene_share))
             picks = rng.choice(len(self.codes), size=self.batch - n_scene, p=self.weights)
             codes = [self.codes[i] for i in picks]
+            if self.fresh_share and self.fresh_slots:
+                self._refresh(codes, rng)
             crops = [augment(draw_face(c, self.pool, rng, self.flower_share), rng) for c in codes]
             labels = [CLASS_INDEX[c] for c in codes]
             if n_scene and self.scenes is not None:
@@ -127,6 +133,26 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
                     crops.append(photometric(np.ascontiguousarray(crop), rng))
                     labels.append(int(self.scenes[1][i]))
             yield to_tensor(crops), torch.tensor(labels)
+
+    def _refresh(self, codes: list[str], rng: np.random.Generator) -> None:
+        """Put new procedural designs in the pool: one for about every 1 / fresh_share
+        faces drawn, each in a random one of the code's first `fresh_slots` (procedural)
+        places.
+
+        A pool of a hundred-odd designs per face, kept for a whole run, is far fewer sets
+        than exist; this way new ones keep coming (each worker turns over its own copy),
+        for a few milliseconds a face.
+        """
+        from datasets.faces import get_source
+
+        source = get_source("procedural")
+        for code in codes:
+            slots = min(self.fresh_slots, len(self.pool[code]))
+            if slots and code in source.codes and rng.random() < self.fresh_share:
+                face = source.face(code, rng)
+                self.pool[code][int(rng.integers(slots))] = cv2.resize(
+                    face, (120, 160), interpolation=cv2.INTER_AREA
+                )
 
 
 def fixed_set(
@@ -278,6 +304,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--holdout", default="kde", help="source kept out of training, for evaluation")
     p.add_argument("--camerash", default=None, help="real crops folder (evaluation only)")
     p.add_argument("--per-code", type=int, default=120, help="procedural designs per code")
+    p.add_argument(
+        "--fresh-share",
+        type=float,
+        default=0.0,
+        help="share of drawn faces for which a new procedural design replaces one in the pool",
+    )
     p.add_argument("--flower-share", type=float, default=0.35, help="flower faces from flower_art")
     p.add_argument(
         "--scenes", nargs="*", default=[], help="mjlens synth folders to crop faces from"
@@ -348,7 +380,15 @@ def train(
             f.write(json.dumps({"scene_crops": len(scenes[1])}) + "\n")
     oversample = {code: float(w) for code, w in (o.split("=") for o in args.oversample)}
     data = AugmentedFaces(
-        pool, args.batch, args.seed, args.flower_share, scenes, args.scene_share, oversample
+        pool,
+        args.batch,
+        args.seed,
+        args.flower_share,
+        scenes,
+        args.scene_share,
+        oversample,
+        args.fresh_share,
+        args.per_code if "procedural" in args.sources else 0,
     )
     loader = DataLoader(
         data,
