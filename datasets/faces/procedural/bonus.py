@@ -23,16 +23,16 @@ REBUS = "福祿壽喜財吉祥如意平安富貴金玉滿堂龍鳳和順興旺�
 # Where the labels go: Hong Kong corners (numeral one side, name the other), the name at the
 # bottom or down a side, or a mainland-style title (big name on top, small numeral or none).
 LAYOUTS = ("corners", "bottom", "side", "title")
-# Sets sold in the West print the name in English, whole or cut short, across the top or the
-# bottom of the face (the corner numeral stays).
-ENGLISH = (
-    ("PLUM",),
+# Sets sold in the West print the name in English, whole or cut short (a set does one or the
+# other), across the bottom or the top of the face (the numeral then in a bottom corner).
+ENGLISH = (  # (whole, short)
+    ("PLUM", "PLUM"),
     ("ORCHID", "ORC"),
-    ("MUM", "CHRYS", "CHRYSANTHEMUM"),
+    ("MUM", "MUM"),
     ("BAMBOO", "BAM"),
     ("SPRING", "SPR"),
     ("SUMMER", "SUM"),
-    ("AUTUMN", "FALL", "AUT"),
+    ("AUTUMN", "AUT"),
     ("WINTER", "WIN"),
 )
 LAYOUT_WEIGHTS = (0.7, 0.07, 0.11, 0.12)
@@ -54,8 +54,7 @@ def draw_bonus(
     short = rng.random() < 0.4  # drawn for every tile, as below: a set stays one set
     english_on_top = rng.random() < 0.4
     if name_kind == "english":
-        words = ENGLISH[number - 1]
-        name = min(words, key=len) if short else words[0]
+        name = ENGLISH[number - 1][int(short)]
     if rng.random() < 0.25 and name == "蘭":  # rng drawn for every tile: a set stays one set
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
