@@ -40,6 +40,14 @@ def simulated_probs(
     return np.asarray(p / p.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
+def read_as(tiles: Tiles, index: int, readings: Mapping[str, float]) -> None:
+    """Set one tile's classifier probabilities by hand (a misread, a doubt): `readings`
+    maps codes to their probabilities, every other class 0."""
+    tiles.probs[index] = 0
+    for code, p in readings.items():
+        tiles.probs[index, CLASSES.index(code)] = p
+
+
 def tiles_from_annotations(
     annotations: Sequence[Mapping[str, Any]],
     rng: np.random.Generator,

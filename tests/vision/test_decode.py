@@ -7,10 +7,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from scoring.tiles import CLASSES
 from vision.decode import decode
 from vision.layout import layout
-from vision.simulate import lay_out_hand, tiles_from_annotations
+from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
 
 SURE = (40.0, 41.0)
@@ -32,9 +31,7 @@ def _tiles(hand: dict[str, Any] = HAND, **kwargs: Any) -> tuple[Tiles, list[dict
 
 
 def _misread(tiles: Tiles, index: int, read: str, truth: str, p_read: float = 0.6) -> None:
-    tiles.probs[index] = 0.0
-    tiles.probs[index, CLASSES.index(read)] = p_read
-    tiles.probs[index, CLASSES.index(truth)] = 1.0 - p_read
+    read_as(tiles, index, {read: p_read, truth: 1.0 - p_read})
 
 
 def test_clean_reading_decodes_exactly() -> None:

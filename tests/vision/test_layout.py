@@ -9,7 +9,7 @@ import pytest
 
 from scoring.tiles import CLASSES
 from vision.layout import layout, role_of_each
-from vision.simulate import lay_out_hand, tiles_from_annotations
+from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 
 SURE = (40.0, 41.0)  # simulated classifier that is always right: tests geometry alone
 
@@ -47,13 +47,6 @@ def _moved(tile: dict[str, Any], dx: float, dy: float = 0.0, **fields: Any) -> d
     corners = [[x + dx, y + dy] for x, y in tile["corners"]]
     x, y, w, h = tile["bbox"]
     return {**tile, "corners": corners, "bbox": [x + dx, y + dy, w, h], **fields}
-
-
-def _read_as(tiles: Any, index: int, readings: dict[str, float]) -> None:
-    """The classifier's probabilities for one tile, set by hand: a misread."""
-    tiles.probs[index] = 0
-    for code, p in readings.items():
-        tiles.probs[index, CLASSES.index(code)] = p
 
 
 @pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 270.0, 37.0, -123.0])
@@ -121,8 +114,7 @@ def test_one_misread_tile_does_not_break_a_meld() -> None:
     ann = lay_out_hand(HAND)
     tiles = tiles_from_annotations(ann, np.random.default_rng(7), SURE)
     chow_tile = next(i for i, a in enumerate(ann) if a["meld_id"] == 0 and not a["sideways"])
-    tiles.probs[chow_tile] = 0
-    tiles.probs[chow_tile, 30] = 1.0  # read as a dragon: the chow is still a meld by pose
+    read_as(tiles, chow_tile, {"N": 1.0})  # read as a wind: the chow is still a meld by pose
     found = layout(tiles)
     assert any(chow_tile in g.tiles for g in found.of_role("meld"))
 
@@ -223,8 +215,7 @@ def test_a_misread_flower_beside_the_melds_does_not_push_them_out() -> None:
     ann = lay_out_hand(hand, arrangement="melds_below")
     tiles = tiles_from_annotations(ann, np.random.default_rng(11), SURE)
     flower = next(i for i, a in enumerate(ann) if a["role"] == "flower")
-    tiles.probs[flower] = 0
-    tiles.probs[flower, CLASSES.index("C")] = 1.0
+    read_as(tiles, flower, {"C": 1.0})
     found = layout(tiles)
     assert found.flowers == (flower,)
     assert len(found.melds) == 2
@@ -265,8 +256,7 @@ def test_a_lone_tile_on_the_hands_line_that_did_not_fit_is_an_ambiguity() -> Non
     # five tile widths left of the row's first tile, on its line
     ann.append(_moved(first, -5 * 60.0, code="1h", role="flower"))
     tiles = tiles_from_annotations(ann, np.random.default_rng(13), SURE)
-    tiles.probs[-1] = 0
-    tiles.probs[-1, CLASSES.index("5m")] = 1.0
+    read_as(tiles, -1, {"5m": 1.0})
     found = layout(tiles)
     assert role_of_each(found, len(ann))[-1] == "stray"
     assert found.ambiguity == "a tile in line with the hand was left out: it had 14"
@@ -291,7 +281,7 @@ def test_a_claimed_tile_read_as_a_flower_stays_in_its_meld() -> None:
     ann = lay_out_hand(hand)
     tiles = tiles_from_annotations(ann, np.random.default_rng(12), SURE)
     bird = next(i for i, a in enumerate(ann) if a["code"] == "1s")
-    _read_as(tiles, bird, {"7h": 0.5, "1h": 0.3, "1s": 0.2})
+    read_as(tiles, bird, {"7h": 0.5, "1h": 0.3, "1s": 0.2})
     found = layout(tiles)
     assert found.flowers == ()
     assert any(bird in g.tiles for g in found.melds)
@@ -352,7 +342,7 @@ def test_a_row_of_concealed_tiles_is_not_crowded_out_by_a_misread_flower() -> No
             a["bbox"] = [a["bbox"][0], a["bbox"][1] + 1.2 * height, *a["bbox"][2:]]
     tiles = tiles_from_annotations(ann, np.random.default_rng(14), SURE)
     misread = next(i for i, a in enumerate(ann) if a["code"] == "3h")
-    _read_as(tiles, misread, {"5p": 0.94, "5m": 0.045, "3h": 0.015})
+    read_as(tiles, misread, {"5p": 0.94, "5m": 0.045, "3h": 0.015})
     found = layout(tiles)
     roles = role_of_each(found, len(ann))
     assert [r for r, a in zip(roles, ann, strict=True) if a["role"] == "concealed"] == [
@@ -412,7 +402,7 @@ def test_a_flower_at_the_rows_end_misread_as_a_suit_tile_is_put_aside_when_15() 
     width = first["bbox"][2]
     ann.append(_moved(first, -1.4 * width, code="5h", role="flower"))
     tiles = tiles_from_annotations(ann, np.random.default_rng(17), SURE)
-    _read_as(tiles, len(ann) - 1, {"1s": 0.4, "7m": 0.3, "5m": 0.2, "5h": 0.1})
+    read_as(tiles, len(ann) - 1, {"1s": 0.4, "7m": 0.3, "5m": 0.2, "5h": 0.1})
     found = layout(tiles)
     assert found.flowers == (len(ann) - 1,)
     assert found.winning == next(i for i, a in enumerate(ann) if a["role"] == "winning")
@@ -447,7 +437,7 @@ def test_a_winning_tile_misread_as_a_flower_is_the_hands_when_13() -> None:
     ann = lay_out_hand(hand, arrangement="melds_left")
     tiles = tiles_from_annotations(ann, np.random.default_rng(19), SURE)
     winner = next(i for i, a in enumerate(ann) if a["role"] == "winning")
-    _read_as(tiles, winner, {"8h": 0.6, "7p": 0.4})
+    read_as(tiles, winner, {"8h": 0.6, "7p": 0.4})
     found = layout(tiles)
     assert found.flowers == ()
     assert found.winning == winner
@@ -593,8 +583,8 @@ def test_two_unsure_tiles_at_a_rows_end_are_flowers_when_the_hand_has_two_too_ma
     for k, code in enumerate(["5h", "6h"]):  # side by side, a tile's width left of the row
         ann.append(_moved(first, -60.0 * (3 - k), code=code, role="flower"))
     tiles = tiles_from_annotations(ann, np.random.default_rng(3), SURE)
-    _read_as(tiles, -2, {"5h": 0.7, "6m": 0.3})
-    _read_as(tiles, -1, {"5m": 0.5, "7h": 0.25, "E": 0.25})
+    read_as(tiles, -2, {"5h": 0.7, "6m": 0.3})
+    read_as(tiles, -1, {"5m": 0.5, "7h": 0.25, "E": 0.25})
     found = layout(tiles)
     assert role_of_each(found, len(ann))[-2:] == ["flower", "flower"]
     assert found.ambiguity == "2 unsure tiles at a row's end taken for flowers: the hand had 16"

@@ -12,7 +12,7 @@ from api.cli import main
 from api.commands.recognize import describe
 from scoring.tiles import CLASSES
 from vision.pipeline import ContextError, ModelMissingError, Recognizer, interpret
-from vision.simulate import lay_out_hand, simulated_probs, tiles_from_annotations
+from vision.simulate import lay_out_hand, read_as, simulated_probs, tiles_from_annotations
 from vision.types import Tiles
 
 HAND: dict[str, Any] = {
@@ -73,9 +73,7 @@ def test_scattered_tiles_are_all_listed_and_flagged() -> None:
 def test_uncertain_reading_is_flagged_for_review() -> None:
     tiles = _tiles()
     first = 0  # the 1m of 1m 2m 3m, read half as 4m: 2m 3m 4m wins as well
-    tiles.probs[first] = 0
-    tiles.probs[first, CLASSES.index("1m")] = 0.5
-    tiles.probs[first, CLASSES.index("4m")] = 0.5
+    read_as(tiles, first, {"1m": 0.5, "4m": 0.5})
     result = interpret(tiles)
     assert result.review
     assert any("another reading" in r for r in result.review_reasons)
@@ -95,9 +93,7 @@ def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
     ann = lay_out_hand(HAND)
     tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
     flower = next(i for i, a in enumerate(ann) if a["code"] == "3h")
-    tiles.probs[flower] = 0
-    tiles.probs[flower, CLASSES.index("1s")] = 0.8
-    tiles.probs[flower, CLASSES.index("3h")] = 0.2
+    read_as(tiles, flower, {"1s": 0.8, "3h": 0.2})
     result = interpret(tiles)
     assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
     assert result.review
@@ -221,10 +217,7 @@ def test_cli_json_and_annotation(
 
 
 def _flower_read(tiles: Tiles, readings: dict[str, float]) -> None:
-    flower = next(i for i, code in enumerate(tiles.codes) if code == "3h")
-    tiles.probs[flower] = 0
-    for code, p in readings.items():
-        tiles.probs[flower, CLASSES.index(code)] = p
+    read_as(tiles, tiles.codes.index("3h"), readings)
 
 
 def test_a_doubt_only_over_which_flower_says_the_score_stands() -> None:
@@ -245,10 +238,8 @@ def test_a_doubt_only_over_which_flower_says_the_score_stands() -> None:
 def test_a_doubt_over_a_hand_tile_is_another_reading_whatever_the_flowers() -> None:
     tiles = _tiles()
     _flower_read(tiles, {"3h": 0.6, "7h": 0.4})
-    nine = next(i for i, code in enumerate(tiles.codes) if code == "9s")
-    tiles.probs[nine] = 0
-    tiles.probs[nine, CLASSES.index("9s")] = 0.55
-    tiles.probs[nine, CLASSES.index("6s")] = 0.45  # 7s 8s 9s or 6s 7s 8s: both legal
+    # 7s 8s 9s or 6s 7s 8s: both legal
+    read_as(tiles, tiles.codes.index("9s"), {"9s": 0.55, "6s": 0.45})
     data = interpret(tiles, {"seat_wind": "W"}).to_json()
     assert any(r.startswith("another reading is possible") for r in data["review_reasons"])
     assert not any(r.startswith("which flower") for r in data["review_reasons"])
