@@ -2,7 +2,7 @@
 # Train a classifier run on a lent GPU machine from what models/device_pack.py put in .gpu/
 # (carry .gpu). The checkpoint, log and ONNX come back under $OUT/run; calibrate, join and
 # evaluate here, on the CPU, as models/classifier.md says.
-#   MINUTES=7 SEED=23 LR=1.2e-3 FLOWER_SHARE=0.4 bash scripts/device_classifier.sh
+#   MINUTES=7 SEED=23 LR=1.2e-3 FLOWER_SHARE=0.4 FRESH_SHARE=0.3 bash scripts/device_classifier.sh
 # DEVICE=cpu WORKERS=1 MINUTES=0.2 runs the same on this machine (a check of the pack).
 set -uo pipefail
 export MJLENS_ART_DIR="$PWD/.gpu/art" MJLENS_FLUFFYSTUFF_DIR="$PWD/.gpu/art/fluffystuff-svg"
@@ -17,7 +17,7 @@ python3 -m models.train_classifier --device "${DEVICE:-cuda}" --workers "${WORKE
     --threads 2 --minutes "${MINUTES:-7}" --resume .gpu/resume.pt --lr "${LR:-1.2e-3}" \
     --batch 256 --sources procedural unicode fluffystuff --holdout "" \
     --detected-crops .gpu/crops.npz --scene-share 0.4 --flower-share "${FLOWER_SHARE:-0.4}" \
-    --oversample 1s=2.5 5p=1.5 --per-code 140 --out "$OUT/run" \
+    --oversample 1s=2.5 5p=1.5 --per-code 140 --fresh-share "${FRESH_SHARE:-0}" --out "$OUT/run" \
     --export "$OUT/run/classifier.onnx" --eval-every 1000 --seed "${SEED:-23}" \
     > "$OUT/run/train.log" 2>&1
 status=$?
