@@ -11,7 +11,13 @@ import pytest
 from api.cli import main
 from api.commands.recognize import describe
 from scoring.tiles import CLASSES
-from vision.pipeline import ContextError, ModelMissingError, Recognizer, interpret
+from vision.pipeline import (
+    STRAY_MIN_CONFIDENCE,
+    ContextError,
+    ModelMissingError,
+    Recognizer,
+    interpret,
+)
 from vision.simulate import lay_out_hand, read_as, simulated_probs, tiles_from_annotations
 from vision.types import Tiles
 
@@ -68,6 +74,46 @@ def test_scattered_tiles_are_all_listed_and_flagged() -> None:
     assert [t["code"] for t in data["tiles"]] == codes
     assert data["hand"] is None and data["score"] is None
     assert data["review"] is True and data["warnings"]
+
+
+def _with_tile_apart(tiles: Tiles, code: str, confidence: float) -> Tiles:
+    """The hand's tiles and one more, lying alone far below the hand."""
+    rng = np.random.default_rng(5)
+    quad = np.array([[400, 900], [460, 900], [460, 981], [400, 981]], np.float32)
+    apart = Tiles(
+        [[*quad.min(axis=0), *quad.max(axis=0)]],
+        [quad],
+        [confidence],
+        [False],
+        [False],
+        simulated_probs([code], rng, (40.0, 41.0)),
+    )
+    return Tiles(
+        np.concatenate([tiles.xyxy, apart.xyxy]),
+        np.concatenate([tiles.corners, apart.corners]),
+        np.concatenate([tiles.confidence, apart.confidence]),
+        np.concatenate([tiles.sideways, apart.sideways]),
+        np.concatenate([tiles.face_down, apart.face_down]),
+        np.concatenate([tiles.probs, apart.probs]),
+    )
+
+
+def test_a_faint_detection_apart_from_the_hand_is_not_reported() -> None:
+    faint = interpret(_with_tile_apart(_tiles(), "P", STRAY_MIN_CONFIDENCE - 0.05)).to_json()
+    assert len(faint["tiles"]) == 15 and "P" not in [t["code"] for t in faint["tiles"]]
+    assert not any("apart from the hand" in w for w in faint["warnings"])
+    assert faint["hand"]["winning_tile"] == "W" and faint["review"] is False
+    clear = interpret(_with_tile_apart(_tiles(), "P", STRAY_MIN_CONFIDENCE + 0.05)).to_json()
+    assert [t["role"] for t in clear["tiles"]][-1] == "stray"
+    assert clear["tiles"][-1]["code"] == "P" and len(clear["tiles"]) == 16
+
+
+def test_a_faint_tile_in_the_hand_is_kept() -> None:
+    tiles = _tiles()
+    tiles.confidence[3] = STRAY_MIN_CONFIDENCE - 0.05
+    data = interpret(tiles).to_json()
+    assert len(data["tiles"]) == 15 and data["tiles"][3]["role"] != "stray"
+    assert data["hand"]["winning_tile"] == "W"
 
 
 def test_uncertain_reading_is_flagged_for_review() -> None:
