@@ -64,6 +64,8 @@ fetch_deb fonts-cjk fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-wq
 fetch_deb fonts-cjk-more fonts-cwtex-kai fonts-cwtex-heib fonts-cwtex-yen fonts-cwtex-fs \
     fonts-arphic-bkai00mp fonts-ipaexfont-mincho
 fetch_deb fonts-symbols fonts-noto-core fonts-symbola
+# A third design of the Mahjong Tiles block: Hanazono Mincho (its own free licence or OFL-1.1).
+fetch_deb fonts-tiles fonts-hanazono
 # Tile sets (kde, gnome).
 fetch_deb kde kdegames-mahjongg-data-kf5
 fetch_deb gnome gnome-mahjongg

@@ -56,6 +56,7 @@ _SYMBOLS = (
         "noto-symbols2",
     ),
     ("fonts-symbols", "usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", 0, "symbola"),
+    ("fonts-tiles", "usr/share/fonts/truetype/hanazono/HanaMinA.ttf", 0, "hanazono-mincho"),
 )
 
 

@@ -1,4 +1,5 @@
-"""The Unicode Mahjong Tiles block U+1F000-U+1F02B, drawn by Noto Sans Symbols 2 and Symbola.
+"""The Unicode Mahjong Tiles block U+1F000-U+1F02B, drawn by Noto Sans Symbols 2, Symbola and
+Hanazono Mincho.
 
 Each glyph is a whole tile with an outline; we keep what is inside the outline as the face
 and print it on a light face, mostly in tile colours (the font itself has none).
@@ -26,7 +27,10 @@ _ORDER = (
     + ["1h", "2h", "4h", "3h", "5h", "6h", "7h", "8h"]
 )
 CODEPOINT = {code: 0x1F000 + i for i, code in enumerate(_ORDER)}  # 1F02A joker, 1F02B back unused
-LICENSE = "OFL-1.1 (Noto Sans Symbols 2); Symbola: free for any use (fonts-symbola)"
+LICENSE = (
+    "OFL-1.1 (Noto Sans Symbols 2); Symbola: free for any use (fonts-symbola); "
+    "Hanazono: its own free licence or OFL-1.1 (fonts-hanazono)"
+)
 
 _INKS = [(20, 20, 20), (20, 40, 110), (15, 80, 40), (140, 20, 25)]
 _RENDER_SIZE = 400
@@ -128,9 +132,11 @@ def _inside_outline(ink: np.ndarray) -> tuple[int, int, int, int]:
 
 
 def _drop_border_remnants(face: np.ndarray) -> np.ndarray:
-    """Erase small ink in the crop's corners: what is left of the outline's rounded corners.
+    """Erase what is left of the outline: small ink in the crop's corners (its rounded
+    corners) and tall thin bars along the sides (the inner frame Hanazono draws round its
+    characters, which no other face of the set has: a cue for the suit that real sets lack).
 
-    Only corner pieces go: some glyphs (Symbola's bird, its bamboo) touch the outline.
+    Only those go: some glyphs (Symbola's bird, its bamboo) touch the outline.
     """
     h, w = face.shape
     n, labels, stats, _ = cv2.connectedComponentsWithStats((face > 64).astype(np.uint8))
@@ -139,6 +145,7 @@ def _drop_border_remnants(face: np.ndarray) -> np.ndarray:
         x, y, bw, bh, _ = stats[label]
         near_x = x + bw <= corner * w or x >= (1 - corner) * w
         near_y = y + bh <= corner * h or y >= (1 - corner) * h
-        if near_x and near_y:
+        side_bar = (x <= 0.1 * w or x + bw >= 0.9 * w) and bh > 0.6 * h and bw < 0.15 * w
+        if (near_x and near_y) or side_bar:
             face[labels == label] = 0
     return face

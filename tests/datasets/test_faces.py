@@ -206,3 +206,21 @@ def test_stylize_ink_outlines_shadows_and_shades_only_where_it_should() -> None:
     out = np.asarray(canvas.image).astype(int)
     assert (out[~ink] == background).all()
     assert out[45, 120].sum() > out[275, 120].sum()
+
+
+def test_unicode_faces_keep_no_frame_along_their_sides() -> None:
+    """The tile outline goes, and any frame inside it: Hanazono draws one round its characters
+    only, a suit cue that no real set has."""
+    source = _source("unicode")
+    for code in sorted(source.codes):
+        for font, face in _variant_faces(source, code).items():
+            ink = face[:, :, 0] < 128
+            h, w = ink.shape
+            edge = max(1, int(0.1 * w))
+            for side in (ink[:, :edge], ink[:, -edge:]):
+                column = side.any(axis=1)
+                longest = max(
+                    (len(run) for run in "".join("1" if c else " " for c in column).split()),
+                    default=0,
+                )
+                assert longest < 0.6 * h, f"{font} {code}: a bar {longest} of {h} px along a side"
