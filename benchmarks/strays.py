@@ -21,38 +21,23 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.pipeline as pipeline
+from benchmarks.vision import _truth as truth
+from benchmarks.vision import read_synth
+from vision.nms import box_iou
 
 FLOORS = (0.3, 0.35, 0.4, 0.45, 0.5)
 
 
 def labelled_photos(root: Path) -> list[tuple[Path, np.ndarray]]:
     """(photo, labelled boxes xyxy) from a COCO folder or a folder of photo + JSON pairs."""
-    coco = root / "annotations.coco.json"
+    if (root / "annotations.coco.json").is_file():
+        return [(path, truth(anns)[0]) for path, anns in read_synth(root)]
     photos = []
-    if coco.is_file():
-        data = json.loads(coco.read_text(encoding="utf-8"))
-        boxes: dict[int, list[list[float]]] = {}
-        for ann in data["annotations"]:
-            boxes.setdefault(ann["image_id"], []).append(ann["bbox"])
-        photos = [(root / im["file_name"], boxes.get(im["id"], [])) for im in data["images"]]
-    else:
-        for label in sorted(root.glob("*.json")):
-            anns = json.loads(label.read_text(encoding="utf-8"))["annotations"]
-            photos.append((label.with_suffix(".jpg"), [a["bbox"] for a in anns]))
-    return [
-        (path, np.array([[x, y, x + w, y + h] for x, y, w, h in b], np.float32).reshape(-1, 4))
-        for path, b in photos
-    ]
-
-
-def best_iou(box: np.ndarray, labels: np.ndarray) -> float:
-    if not len(labels):
-        return 0.0
-    lo = np.maximum(labels[:, :2], box[:2])
-    hi = np.minimum(labels[:, 2:], box[2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=1)
-    areas = np.prod(labels[:, 2:] - labels[:, :2], axis=1) + np.prod(box[2:] - box[:2])
-    return float((inter / (areas - inter)).max())
+    for label in sorted(root.glob("*.json")):
+        anns = json.loads(label.read_text(encoding="utf-8"))["annotations"]
+        boxes = [[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in anns)]
+        photos.append((label.with_suffix(".jpg"), np.array(boxes, np.float32).reshape(-1, 4)))
+    return photos
 
 
 def main() -> None:
@@ -69,7 +54,8 @@ def main() -> None:
         tiles = recognizer.recognize(path).to_json()["tiles"]
         labelled += len(labels)
         for tile in tiles:
-            true = best_iou(np.array(tile["box"], np.float32), labels) >= 0.5
+            box = np.array(tile["box"], np.float32)
+            true = len(labels) > 0 and float(box_iou(box, labels).max()) >= 0.5
             found.append((tile["role"] == "stray", tile["detector_confidence"], true))
     right = sum(t for _, _, t in found)
     print(f"{len(photos)} photos, {labelled} labelled tiles, {len(found)} found, {right} true")
