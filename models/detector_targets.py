@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.detector_net import REG_UNIT, STRIDE
+from vision import corner_code
 from vision.geometry import canonical_order
 
 
@@ -21,11 +22,17 @@ def canonical_corners(corners: np.ndarray) -> np.ndarray:
 
 
 def draw_targets(
-    boxes: np.ndarray, corners: np.ndarray, face_down: np.ndarray, height: int, width: int
+    boxes: np.ndarray,
+    corners: np.ndarray,
+    face_down: np.ndarray,
+    height: int,
+    width: int,
+    code: str = corner_code.CANONICAL,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heatmaps (2, h, w), regression targets (12, h, w), regression weights (h, w).
 
-    boxes: (n, 4) xyxy input pixels; corners: (n, 4, 2) canonical order; face_down: (n,).
+    boxes: (n, 4) xyxy input pixels; corners: (n, 4, 2) canonical order; face_down: (n,);
+    code: how the corner channels spell the quad (`vision.corner_code`).
     Regression is supervised where a tile's Gaussian exceeds one half, weighted by the
     inverse tile size so that small and large tiles pull alike.
     """
@@ -60,8 +67,12 @@ def draw_targets(
             continue
         cell_x, cell_y = px[y0:y1, x0:x1][take], py[y0:y1, x0:x1][take]
         values = [cell_x - box[0], cell_y - box[1], box[2] - cell_x, box[3] - cell_y]
-        for k in range(4):
-            values += [quad[k, 0] - cell_x, quad[k, 1] - cell_y]
+        if code == corner_code.DIAGONALS:
+            cells = np.stack([cell_x, cell_y], axis=1)[:, None, :]
+            values += list(corner_code.encode(quad[None] - cells).T)
+        else:
+            for k in range(4):
+                values += [quad[k, 0] - cell_x, quad[k, 1] - cell_y]
         region_y, region_x = np.nonzero(take)
         region_y, region_x = region_y + y0, region_x + x0
         for c, v in enumerate(values):

@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 from models.detector_net import TileDetector
 from models.detector_targets import canonical_corners, draw_targets
+from vision import corner_code
 
 OPSET = 17
 Record = tuple[Path, np.ndarray, np.ndarray, np.ndarray]  # image, xyxy, corners, face_down
@@ -70,8 +71,46 @@ def read_set(root: str | Path) -> list[Record]:
 SCALE_RANGE = (0.4, 2.8)
 
 
+def _turn(
+    image: np.ndarray, pts: np.ndarray, degrees: float, fill: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The image turned by `degrees` about its centre on a canvas that holds all of it, and
+    the points with it; what falls outside the photo is one flat colour (no unlabelled tiles
+    reflected in)."""
+    h, w = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
+    nw, nh = int(np.ceil(w * cos + h * sin)), int(np.ceil(w * sin + h * cos))
+    matrix[:, 2] += (nw / 2 - w / 2, nh / 2 - h / 2)
+    turned = cv2.warpAffine(
+        np.ascontiguousarray(image),
+        matrix,
+        (nw, nh),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=tuple(int(v) for v in fill),
+    )
+    out = pts @ matrix[:, :2].T.astype(np.float32) + matrix[:, 2].astype(np.float32)
+    return turned, out.astype(np.float32)
+
+
+def body_boxes(faces: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(n, 4, 2) face quads, (n, 4) the tiles' xyxy boxes -> (n, 4, 2) the four corners of
+    each tile's body as a shift of its face: turning a photo turns a box's corners off the
+    body, so the body is taken as the face swept by the thickness the box shows beyond it."""
+    lo, hi = faces.min(axis=1), faces.max(axis=1)
+    shift = np.maximum(boxes[:, 2:] - hi, 0) - np.maximum(lo - boxes[:, :2], 0)
+    return np.concatenate([faces, faces + shift[:, None, :]], axis=1)
+
+
+# Share of training scenes turned by a random angle in (-45, 45) degrees on top of the
+# quarter turns: the scene engine mostly frames hands square to the picture, and tiles
+# lying diagonally were the detector's worst (see `vision.corner_code`).
+ROTATE_SHARE = 0.0
+
+
 def augment_scene(
-    record: Record, size: int, rng: np.random.Generator
+    record: Record, size: int, rng: np.random.Generator, rotate_share: float = ROTATE_SHARE
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One training crop (RGB uint8 size x size) with its boxes, corners, face_down."""
     path, boxes, corners, down = record
@@ -93,6 +132,26 @@ def augment_scene(
         pts = np.stack([h - pts[:, 1], pts[:, 0]], axis=1)
         h, w = w, h
     scale = np.exp(rng.uniform(*np.log(SCALE_RANGE))) * 640 / max(h, w)
+    fill = rng.integers(0, 256, 3)
+    turned_scene = bool(len(boxes)) and rng.random() < rotate_share
+    if turned_scene:
+        tiles = pts.reshape(-1, 8, 2)
+        xyxy = np.concatenate([tiles[:, 4:].min(axis=1), tiles[:, 4:].max(axis=1)], axis=1)
+        body = body_boxes(tiles[:, :4], xyxy).reshape(-1, 2)
+        image, turned = _turn(
+            image,
+            np.concatenate([tiles[:, :4].reshape(-1, 2), body]),
+            float(rng.uniform(-45, 45)),
+            fill,
+        )
+        n = len(tiles)
+        faces, body = turned[: 4 * n].reshape(n, 4, 2), turned[4 * n :].reshape(n, 8, 2)
+        lo, hi = body.min(axis=1), body.max(axis=1)
+        box_pts = np.stack(
+            [lo, np.stack([hi[:, 0], lo[:, 1]], 1), hi, np.stack([lo[:, 0], hi[:, 1]], 1)], 1
+        )
+        pts = np.concatenate([faces, box_pts], axis=1).reshape(-1, 2)
+        h, w = image.shape[:2]
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     image = cv2.resize(
         np.ascontiguousarray(image),
@@ -102,8 +161,13 @@ def augment_scene(
     pts = pts * np.array([nw / w, nh / h], np.float32)
     ox = int(rng.integers(min(0, nw - size), max(0, nw - size) + 1))
     oy = int(rng.integers(min(0, nh - size), max(0, nh - size) + 1))
+    if turned_scene:  # the turned photo's corners are flat colour: crop about a tile instead
+        centre = pts.reshape(-1, 8, 2)[int(rng.integers(len(boxes))), :4].mean(axis=0)
+        at = centre - rng.uniform(0.15, 0.85, 2) * size
+        ox = int(np.clip(at[0], min(0, nw - size), max(0, nw - size)))
+        oy = int(np.clip(at[1], min(0, nh - size), max(0, nh - size)))
     canvas = np.empty((size, size, 3), np.uint8)
-    canvas[:] = rng.integers(0, 256, 3)
+    canvas[:] = fill
     sx0, sy0 = max(ox, 0), max(oy, 0)
     sx1, sy1 = min(ox + size, nw), min(oy + size, nh)
     canvas[sy0 - oy : sy1 - oy, sx0 - ox : sx1 - ox] = image[sy0:sy1, sx0:sx1]
@@ -131,8 +195,17 @@ def _photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class SceneCrops(IterableDataset[tuple[torch.Tensor, ...]]):
-    def __init__(self, records: list[Record], batch: int, size: int, seed: int) -> None:
+    def __init__(
+        self,
+        records: list[Record],
+        batch: int,
+        size: int,
+        seed: int,
+        code: str = corner_code.CANONICAL,
+        rotate_share: float = ROTATE_SHARE,
+    ) -> None:
         self.records, self.batch, self.size, self.seed = records, batch, size, seed
+        self.code, self.rotate_share = code, rotate_share
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, ...]]:
         info = torch.utils.data.get_worker_info()
@@ -141,8 +214,12 @@ class SceneCrops(IterableDataset[tuple[torch.Tensor, ...]]):
         while True:
             images, heats, regs, weights = [], [], [], []
             for i in rng.integers(len(self.records), size=self.batch):
-                image, boxes, quads, down = augment_scene(self.records[i], self.size, rng)
-                heat, reg, weight = draw_targets(boxes, quads, down, self.size, self.size)
+                image, boxes, quads, down = augment_scene(
+                    self.records[i], self.size, rng, self.rotate_share
+                )
+                heat, reg, weight = draw_targets(
+                    boxes, quads, down, self.size, self.size, self.code
+                )
                 images.append(image)
                 heats.append(heat)
                 regs.append(reg)
@@ -172,7 +249,10 @@ def regression_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tens
     return l1.sum() / mask.sum().clamp(min=1) / 12
 
 
-def export_onnx(net: TileDetector, path: Path) -> None:
+def export_onnx(net: TileDetector, path: Path, code: str = corner_code.CANONICAL) -> None:
+    """The graph, with `corner_code` in its metadata: how `vision.detect` reads its corners."""
+    import onnx
+
     net.eval()
     torch.onnx.export(
         net,
@@ -188,6 +268,9 @@ def export_onnx(net: TileDetector, path: Path) -> None:
         opset_version=OPSET,
         dynamo=False,
     )
+    graph = onnx.load(str(path))
+    onnx.helper.set_model_props(graph, {"corner_code": code})
+    onnx.save(graph, str(path))
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -203,13 +286,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--resume", default=None)
     p.add_argument("--export-only", action="store_true")
+    p.add_argument(
+        "--corner-code",
+        choices=corner_code.CODES,
+        default=corner_code.CANONICAL,
+        help="how the regression head spells the corners (vision.corner_code)",
+    )
+    p.add_argument(
+        "--rotate-share",
+        type=float,
+        default=ROTATE_SHARE,
+        help="share of scenes turned by a random angle within 45 degrees",
+    )
     return p.parse_args(argv)
 
 
 def train(args: argparse.Namespace, net: TileDetector, records: list[Record], out: Path) -> None:
     log = out / "log.jsonl"
     loader = DataLoader(
-        SceneCrops(records, args.batch, args.size, args.seed),
+        SceneCrops(records, args.batch, args.size, args.seed, args.corner_code, args.rotate_share),
         batch_size=None,
         num_workers=1,
         prefetch_factor=4,
@@ -251,10 +346,33 @@ def train(args: argparse.Namespace, net: TileDetector, records: list[Record], ou
             with open(log, "a") as f:
                 f.write(json.dumps(line) + "\n")
         if time.time() - last_ckpt > 180:
-            torch.save({"model": net.state_dict(), "step": step}, out / "last.pt")
+            torch.save(
+                {"model": net.state_dict(), "step": step, "corner_code": args.corner_code},
+                out / "last.pt",
+            )
             last_ckpt = time.time()
     bar.close()
-    torch.save({"model": net.state_dict(), "step": step}, out / "last.pt")
+    torch.save(
+        {"model": net.state_dict(), "step": step, "corner_code": args.corner_code},
+        out / "last.pt",
+    )
+
+
+def respell_corners(net: TileDetector, code: str) -> None:
+    """A canonical-order head turned into a start for `code` = diagonals: each diagonal's
+    midpoint is linear in the old corners (their mean); its doubled half-vector is not, and
+    starts as the plain half-vector, to be learnt."""
+    if code != corner_code.DIAGONALS:
+        raise ValueError(f"no way from canonical corners to {code!r}")
+    with torch.no_grad():
+        w, b = net.reg.weight.clone(), net.reg.bias.clone()
+        corner = [slice(4 + 2 * k, 6 + 2 * k) for k in range(4)]  # x, y of c0..c3
+        for i, (a, c) in enumerate(((0, 2), (1, 3))):
+            mid, half = slice(4 + 4 * i, 6 + 4 * i), slice(6 + 4 * i, 8 + 4 * i)
+            net.reg.weight[mid] = (w[corner[a]] + w[corner[c]]) / 2
+            net.reg.bias[mid] = (b[corner[a]] + b[corner[c]]) / 2
+            net.reg.weight[half] = (w[corner[a]] - w[corner[c]]) / 2
+            net.reg.bias[half] = (b[corner[a]] - b[corner[c]]) / 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,7 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     net = TileDetector()
     if args.resume:
-        net.load_state_dict(torch.load(args.resume)["model"])
+        checkpoint = torch.load(args.resume)
+        net.load_state_dict(checkpoint["model"])
+        if checkpoint.get("corner_code", corner_code.CANONICAL) != args.corner_code:
+            respell_corners(net, args.corner_code)
     print(f"params: {sum(p.numel() for p in net.parameters()) / 1e6:.2f} M")
     t0 = time.time()
     if not args.export_only:
@@ -273,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(out / "log.jsonl", "a") as f:
             f.write(json.dumps({"args": vars(args), "images": len(records)}) + "\n")
         train(args, net, records, out)
-    export_onnx(net, Path(args.export))
+    export_onnx(net, Path(args.export), args.corner_code)
     print(f"exported {args.export} after {(time.time() - t0) / 60:.1f} min")
     return 0
 

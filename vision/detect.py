@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
 
+from vision import corner_code
 from vision.classify import session_options
 from vision.load import Photo
 from vision.nms import nms
@@ -59,8 +60,15 @@ def _peaks(heat: FloatArray, threshold: float) -> tuple[npt.NDArray[np.intp], ..
     return np.nonzero((heat >= local) & (heat > threshold))
 
 
-def decode_heads(heat: FloatArray, reg: FloatArray, threshold: float, iou: float = 0.5) -> Tiles:
-    """Network outputs for one image -> tiles in network input pixels."""
+def decode_heads(
+    heat: FloatArray,
+    reg: FloatArray,
+    threshold: float,
+    iou: float = 0.5,
+    code: str = corner_code.CANONICAL,
+) -> Tiles:
+    """Network outputs for one image -> tiles in network input pixels; `code` is how the
+    graph spells corners (`vision.corner_code`)."""
     channel, ys, xs = _peaks(heat, threshold)
     if len(xs) == 0:
         return Tiles.empty()
@@ -68,7 +76,8 @@ def decode_heads(heat: FloatArray, reg: FloatArray, threshold: float, iou: float
     py = (ys.astype(np.float32) + 0.5) * STRIDE
     r = reg[:, ys, xs].T * REG_UNIT  # (n, 12)
     xyxy = np.stack([px - r[:, 0], py - r[:, 1], px + r[:, 2], py + r[:, 3]], axis=1)
-    corners = r[:, 4:].reshape(-1, 4, 2) + np.stack([px, py], axis=1)[:, None, :]
+    relative = corner_code.decode(r[:, 4:]) if code == corner_code.DIAGONALS else r[:, 4:]
+    corners = relative.reshape(-1, 4, 2) + np.stack([px, py], axis=1)[:, None, :]
     score = heat[channel, ys, xs]
     keep = nms(xyxy.astype(np.float32), score.astype(np.float32), iou)
     keep = _one_peak_per_face(corners.astype(np.float32), keep)
@@ -138,6 +147,10 @@ class Detector:
             str(path), session_options(threads), providers=["CPUExecutionProvider"]
         )
         self.input_name = self.session.get_inputs()[0].name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.corner_code = meta.get("corner_code", corner_code.CANONICAL)
+        if self.corner_code not in corner_code.CODES:
+            raise ValueError(f"{path}: unknown corner_code {self.corner_code!r}")
 
     def detect(self, photo: Photo) -> Tiles:
         """Tiles with boxes and corners in the ORIGINAL photo's pixels."""
@@ -216,7 +229,7 @@ class Detector:
         rgb = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
         batch = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None])
         heat, reg = self.session.run(None, {self.input_name: batch})
-        tiles = drop_specks(decode_heads(heat[0], reg[0], self.threshold))
+        tiles = drop_specks(decode_heads(heat[0], reg[0], self.threshold, code=self.corner_code))
         sx, sy = w / nw, h / nh
         factor = np.array([sx, sy], np.float32)
         return Tiles(
