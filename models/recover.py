@@ -33,9 +33,8 @@ from models.classifier_net import TileClassifier
 from models.detector_net import TileDetector
 
 
-def conv_weights(graph_path: Path) -> list[tuple[np.ndarray, np.ndarray | None]]:
+def conv_weights(model: onnx.ModelProto) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """(weight, bias) of each distinct Conv node's initializers, in graph order."""
-    model = onnx.load(str(graph_path))
     values = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     alias: dict[str, str] = {}  # the exporter names a weight used twice through Identity
     for node in model.graph.node:
@@ -55,12 +54,11 @@ def conv_weights(graph_path: Path) -> list[tuple[np.ndarray, np.ndarray | None]]
     return out
 
 
-def initializer(graph_path: Path, name: str) -> np.ndarray:
-    model = onnx.load(str(graph_path))
+def initializer(model: onnx.ModelProto, name: str) -> np.ndarray:
     for t in model.graph.initializer:
         if t.name == name:
             return numpy_helper.to_array(t)
-    raise KeyError(f"{graph_path} has no initializer {name}")
+    raise KeyError(f"the graph has no initializer {name}")
 
 
 def convs_in_call_order(net: nn.Module, probe: torch.Tensor) -> list[nn.Conv2d]:
@@ -156,7 +154,8 @@ def classifier_members(
     graph_path: Path, calibration: Callable[[], Iterable[torch.Tensor]] = lambda: ()
 ) -> list[TileClassifier]:
     """The trained runs inside a shipped classifier graph (one, or an Ensemble's members)."""
-    folded = conv_weights(graph_path)
+    graph = onnx.load(str(graph_path))
+    folded = conv_weights(graph)
     probe = torch.zeros(1, 3, 80, 64)
     per_net = len(convs_in_call_order(TileClassifier(), probe))
     if len(folded) % per_net:
@@ -167,8 +166,8 @@ def classifier_members(
         load_folded(net, folded[i * per_net : (i + 1) * per_net], probe, calibration())
         prefix = f"members.{i}.net.head.3" if len(folded) > per_net else "net.head.3"
         with torch.no_grad():
-            net.head[3].weight.copy_(torch.from_numpy(initializer(graph_path, prefix + ".weight")))
-            net.head[3].bias.copy_(torch.from_numpy(initializer(graph_path, prefix + ".bias")))
+            net.head[3].weight.copy_(torch.from_numpy(initializer(graph, prefix + ".weight")))
+            net.head[3].bias.copy_(torch.from_numpy(initializer(graph, prefix + ".bias")))
         nets.append(net)
     return nets
 
@@ -177,7 +176,8 @@ def detector(
     graph_path: Path, calibration: Callable[[], Iterable[torch.Tensor]] = lambda: ()
 ) -> TileDetector:
     net = TileDetector()
-    load_folded(net, conv_weights(graph_path), torch.zeros(1, 3, 64, 64), calibration())
+    folded = conv_weights(onnx.load(str(graph_path)))
+    load_folded(net, folded, torch.zeros(1, 3, 64, 64), calibration())
     return net
 
 

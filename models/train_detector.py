@@ -94,6 +94,11 @@ def _turn(
     return turned, out.astype(np.float32)
 
 
+def _box_corners(xyxy: np.ndarray) -> np.ndarray:
+    """(n, 4) boxes -> (n, 4, 2) their corners TL, TR, BR, BL, to travel with the tiles'."""
+    return np.stack([xyxy[:, [0, 1]], xyxy[:, [2, 1]], xyxy[:, [2, 3]], xyxy[:, [0, 3]]], axis=1)
+
+
 def body_boxes(faces: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(n, 4, 2) face quads, (n, 4) the tiles' xyxy boxes -> (n, 4, 2) the four corners of
     each tile's body as a shift of its face: turning a photo turns a box's corners off the
@@ -119,9 +124,7 @@ def augment_scene(
         raise FileNotFoundError(path)
     h, w = image.shape[:2]
     # Box corner points travel with the tile corners through every transform.
-    box_pts = np.stack(
-        [boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], axis=1
-    )
+    box_pts = _box_corners(boxes)
     pts = np.concatenate([corners, box_pts], axis=1).reshape(-1, 2)
     mirrored = rng.random() < 0.5
     if mirrored:
@@ -146,10 +149,7 @@ def augment_scene(
         )
         n = len(tiles)
         faces, body = turned[: 4 * n].reshape(n, 4, 2), turned[4 * n :].reshape(n, 8, 2)
-        lo, hi = body.min(axis=1), body.max(axis=1)
-        box_pts = np.stack(
-            [lo, np.stack([hi[:, 0], lo[:, 1]], 1), hi, np.stack([lo[:, 0], hi[:, 1]], 1)], 1
-        )
+        box_pts = _box_corners(np.concatenate([body.min(axis=1), body.max(axis=1)], axis=1))
         pts = np.concatenate([faces, box_pts], axis=1).reshape(-1, 2)
         h, w = image.shape[:2]
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
