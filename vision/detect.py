@@ -29,11 +29,27 @@ STRIDE = 4
 REG_UNIT = 32.0  # the network's regressions are in units of this many input pixels
 FIRST_SIDE = 640  # long side of the first pass
 SMALL_TILE = 24.0  # face short side (network px) under which a second pass pays off
-# A face this much smaller than the photo's confident faces is a speck of texture (a dot on a
-# tile, a fleck of wood grain), not a tile: the tiles of one photo differ in size by
-# perspective, far less than this.
+# A detection this much smaller than the photo's confident ones is a speck of texture (a dot
+# on a tile, a fleck of wood grain), not a tile: the tiles of one photo differ in size by
+# perspective, far less than this. Sizes are the boxes' (square root of the area), not the
+# faces' short sides: where the network is unsure of a face's turn (a tile near 45 degrees)
+# the corner regressions average toward the centre and the quad shrinks while the box does
+# not; measured by the quad, such tiles were dropped as specks (diagonal-spelling run G:
+# 2.3 points of box recall on held-out KDE photos). On runs/tune_proc 0.3-0.5 find the same
+# tiles; 0.5 drops the far end of a steep standing row (tests/vision/test_detect.py).
 SPECK_RATIO = 0.4
 CONFIDENT = 0.5
+# Where the network is unsure which way a face is turned, its corner regressions average the
+# answers it weighs and a diagonal shrinks toward the face's centre (about 3 % of the faces
+# found in photos of the training sources, runs/tune_proc, with the diagonal-spelling run
+# G; their diagonals' directions were off by 16 degrees at the median, others' by 4). The
+# classifier then reads a sliver of the face. A diagonal shorter than COLLAPSED times what
+# its box implies is given that length, along its own direction: a face turned a little
+# reads better than a sliver. What a box implies: the photo's median of box size (square
+# root of its area) to a face's longer diagonal, or BOX_PER_DIAGONAL (the median on
+# runs/tune_proc, 0.94; 10th-90th percentiles 0.82-1.16) for a photo of one or two faces.
+COLLAPSED = 0.6
+BOX_PER_DIAGONAL = 0.94
 TARGET_TILE = 40.0  # face short side wanted in the second pass
 # Faces this large at the first pass (a close-up of a few tiles) lie past the sizes the
 # network was trained on: there it finds a tile's dots and characters rather than the tile.
@@ -81,9 +97,10 @@ def decode_heads(
     score = heat[channel, ys, xs]
     keep = nms(xyxy.astype(np.float32), score.astype(np.float32), iou)
     keep = _one_peak_per_face(corners.astype(np.float32), keep)
-    tiles = Tiles(
-        xyxy[keep], corners[keep], score[keep], np.zeros(len(keep), bool), channel[keep] == 1
-    )
+    # After the one-peak test: restored quads are for reading the face, and a long one
+    # (a standing tile's box holds its body) would cover a neighbour's centre.
+    restored = restore_collapsed(corners[keep].astype(np.float32), xyxy[keep].astype(np.float32))
+    tiles = Tiles(xyxy[keep], restored, score[keep], np.zeros(len(keep), bool), channel[keep] == 1)
     return tiles
 
 
@@ -105,14 +122,43 @@ def _one_peak_per_face(corners: FloatArray, order: npt.NDArray[np.int_]) -> npt.
     return np.array(kept, dtype=np.int_)
 
 
+def restore_collapsed(corners: FloatArray, xyxy: FloatArray) -> FloatArray:
+    """(n, 4, 2) corners whose diagonals shrunk far below what their boxes imply (COLLAPSED)
+    lengthened about their midpoints to that length; other corners unchanged."""
+    if len(corners) == 0:
+        return corners
+    wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0)
+    size = np.sqrt(wh[:, 0] * wh[:, 1])
+    diagonals = np.stack([corners[:, 0] - corners[:, 2], corners[:, 1] - corners[:, 3]], axis=1)
+    lengths = np.linalg.norm(diagonals, axis=2)  # (n, 2)
+    # Collapse is rare: the median over the photo's faces is theirs (a row of standing tiles
+    # seen low has boxes tall with the body and faces foreshortened: a ratio far from 0.94).
+    ratio = BOX_PER_DIAGONAL
+    if len(corners) >= 3:
+        ratio = float(np.median(size / np.maximum(lengths.max(axis=1), 1e-6)))
+    expected = size / ratio
+    short = lengths < COLLAPSED * expected[:, None]
+    if not short.any():
+        return corners
+    out = corners.copy()
+    for k, (a, b) in enumerate(((0, 2), (1, 3))):
+        rows = np.nonzero(short[:, k])[0]
+        mid = (corners[rows, a] + corners[rows, b]) / 2
+        unit = diagonals[rows, k] / np.maximum(lengths[rows, k], 1e-6)[:, None]
+        out[rows, a] = mid + unit * (expected[rows, None] / 2)
+        out[rows, b] = mid - unit * (expected[rows, None] / 2)
+    return out
+
+
 def drop_specks(tiles: Tiles) -> Tiles:
-    """Tiles without the detections far smaller than the photo's confident faces."""
+    """Tiles without the detections far smaller than the photo's confident ones."""
     if len(tiles) < 2:
         return tiles
-    short = _face_short_sides(tiles.corners)
-    confident = short[tiles.confidence >= CONFIDENT]
-    reference = float(np.median(confident if len(confident) else short))
-    return tiles[np.nonzero(short >= SPECK_RATIO * reference)[0]]
+    wh = np.maximum(tiles.xyxy[:, 2:] - tiles.xyxy[:, :2], 0)
+    size = np.sqrt(wh[:, 0] * wh[:, 1])
+    confident = size[tiles.confidence >= CONFIDENT]
+    reference = float(np.median(confident if len(confident) else size))
+    return tiles[np.nonzero(size >= SPECK_RATIO * reference)[0]]
 
 
 def _face_short_sides(corners: FloatArray) -> FloatArray:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.classify import Classifier
-from vision.detect import MODEL_PATH, Detector, decode_heads, drop_specks
+from vision.detect import MODEL_PATH, Detector, decode_heads, drop_specks, restore_collapsed
 from vision.load import Photo
 from vision.nms import nms
 from vision.sideways import sideways_flags
@@ -202,8 +202,9 @@ def test_drop_specks_keeps_tiles_and_drops_texture() -> None:
         return [[x, 0], [x + w, 0], [x + w, 1.3 * w], [x, 1.3 * w]]
 
     corners = np.array([face(0, 40), face(45, 38), face(90, 36), face(140, 6)], np.float32)
+    boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     tiles = Tiles(
-        np.zeros((4, 4), np.float32),
+        boxes,
         corners,
         np.array([0.9, 0.8, 0.7, 0.6], np.float32),
         np.zeros(4, bool),
@@ -211,3 +212,42 @@ def test_drop_specks_keeps_tiles_and_drops_texture() -> None:
     )
     kept = drop_specks(tiles)
     assert len(kept) == 3 and kept.corners[:, 0, 0].tolist() == [0, 45, 90]
+
+
+def test_drop_specks_keeps_a_tile_whose_quad_collapsed() -> None:
+    """Run G's held-out KDE photos: a tile near 45 degrees whose corner regressions averaged
+    toward its centre keeps its full box and is a tile, not a speck."""
+    row = [[[x, 0], [x + 40, 0], [x + 40, 52], [x, 52]] for x in (0, 45, 90)]
+    collapsed = [[150, 20], [156, 20], [156, 28], [150, 28]]  # a sliver of a 40 x 52 face
+    corners = np.array([*row, collapsed], np.float32)
+    boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+    boxes[3] = [135, 0, 175, 52]
+    tiles = Tiles(
+        boxes,
+        corners,
+        np.array([0.9, 0.8, 0.7, 0.5], np.float32),
+        np.zeros(4, bool),
+        np.zeros(4, bool),
+    )
+    assert len(drop_specks(tiles)) == 4
+
+
+def test_restore_collapsed_lengthens_a_shrunk_face_and_leaves_others() -> None:
+    """A face whose corner regressions averaged toward its centre (its diagonals a fifth of
+    what its box implies) gets diagonals as long as its row's, along its own direction."""
+
+    def face(x: float, y: float, w: float, h: float) -> list[list[float]]:
+        return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
+
+    row = [face(x, 0, 40, 52) for x in (0, 45, 90)]
+    sliver = face(153, 21, 8, 10)  # centre (157, 26); a 40 x 52 face's box around it
+    corners = np.array([*row, sliver], np.float32)
+    boxes = np.array([[0, 0, 40, 52], [45, 0, 85, 52], [90, 0, 130, 52], [137, 0, 177, 52]])
+    out = restore_collapsed(corners, boxes.astype(np.float32))
+    assert np.array_equal(out[:3], corners[:3])
+    restored = out[3]
+    assert np.allclose(restored.mean(axis=0), [157, 26])
+    assert np.allclose(np.linalg.norm(restored[0] - restored[2]), np.hypot(40, 52), rtol=1e-4)
+    # the sliver's own direction: its diagonal ran (8, 10), so the restored one does too
+    d = restored[2] - restored[0]
+    assert np.isclose(d[1] / d[0], 10 / 8)
