@@ -48,7 +48,9 @@ CONFIDENT = 0.5
 # reads better than a sliver. What a box implies: the photo's median of box size (square
 # root of its area) to a face's longer diagonal, or BOX_PER_DIAGONAL (the median on
 # runs/tune_proc, 0.94; 10th-90th percentiles 0.82-1.16) for a photo of one or two faces.
-COLLAPSED = 0.6
+# At 0.6 near tiles of real-face photos, whose boxes hold a tall body, were "restored" and
+# turned: 7 real-face wins lost, 3 gained; at 0.45 none lost on balance (models/detector.md).
+COLLAPSED = 0.45
 BOX_PER_DIAGONAL = 0.94
 TARGET_TILE = 40.0  # face short side wanted in the second pass
 # Faces this large at the first pass (a close-up of a few tiles) lie past the sizes the
@@ -97,10 +99,9 @@ def decode_heads(
     score = heat[channel, ys, xs]
     keep = nms(xyxy.astype(np.float32), score.astype(np.float32), iou)
     keep = _one_peak_per_face(corners.astype(np.float32), keep)
-    # After the one-peak test: restored quads are for reading the face, and a long one
-    # (a standing tile's box holds its body) would cover a neighbour's centre.
-    restored = restore_collapsed(corners[keep].astype(np.float32), xyxy[keep].astype(np.float32))
-    tiles = Tiles(xyxy[keep], restored, score[keep], np.zeros(len(keep), bool), channel[keep] == 1)
+    tiles = Tiles(
+        xyxy[keep], corners[keep], score[keep], np.zeros(len(keep), bool), channel[keep] == 1
+    )
     return tiles
 
 
@@ -216,11 +217,14 @@ class Detector:
         h, w = image.shape[:2]
         scale = min(1.0, FIRST_SIDE / max(h, w))
         tiles = self._looks(image, scale) if self.second_pass else self._run(image, scale)
+        # Restored last: the looks' choice of scale and the one-peak test go by the
+        # network's own quads (a restored standing tile's would cover its neighbour).
+        corners = restore_collapsed(tiles.corners, tiles.xyxy)
         return Tiles(
             tiles.xyxy,
-            tiles.corners,
+            corners,
             tiles.confidence,
-            sideways_flags(tiles.corners),
+            sideways_flags(corners),
             tiles.face_down,
         )
 
