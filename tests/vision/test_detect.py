@@ -197,48 +197,39 @@ def test_sideways_tile_with_a_loose_quad_reads_from_its_turn() -> None:
     assert flags.tolist() == [False] * 4 + [True] + [False] * 6
 
 
-def test_drop_specks_keeps_tiles_and_drops_texture() -> None:
-    def face(x: float, w: float) -> list[list[float]]:
-        return [[x, 0], [x + w, 0], [x + w, 1.3 * w], [x, 1.3 * w]]
+def face(x: float, y: float, w: float, h: float) -> list[list[float]]:
+    """An upright face's corners, clockwise from the top left."""
+    return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
 
-    corners = np.array([face(0, 40), face(45, 38), face(90, 36), face(140, 6)], np.float32)
+
+def tiles_at(quads: list[list[list[float]]], confidence: list[float]) -> Tiles:
+    """Face-up tiles with these corners, each boxed by its quad."""
+    corners = np.array(quads, np.float32)
     boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-    tiles = Tiles(
-        boxes,
-        corners,
-        np.array([0.9, 0.8, 0.7, 0.6], np.float32),
-        np.zeros(4, bool),
-        np.zeros(4, bool),
+    n = len(quads)
+    return Tiles(
+        boxes, corners, np.array(confidence, np.float32), np.zeros(n, bool), np.zeros(n, bool)
     )
-    kept = drop_specks(tiles)
+
+
+def test_drop_specks_keeps_tiles_and_drops_texture() -> None:
+    quads = [face(x, 0, w, 1.3 * w) for x, w in ((0, 40), (45, 38), (90, 36), (140, 6))]
+    kept = drop_specks(tiles_at(quads, [0.9, 0.8, 0.7, 0.6]))
     assert len(kept) == 3 and kept.corners[:, 0, 0].tolist() == [0, 45, 90]
 
 
 def test_drop_specks_keeps_a_tile_whose_quad_collapsed() -> None:
     """Run G's held-out KDE photos: a tile near 45 degrees whose corner regressions averaged
     toward its centre keeps its full box and is a tile, not a speck."""
-    row = [[[x, 0], [x + 40, 0], [x + 40, 52], [x, 52]] for x in (0, 45, 90)]
-    collapsed = [[150, 20], [156, 20], [156, 28], [150, 28]]  # a sliver of a 40 x 52 face
-    corners = np.array([*row, collapsed], np.float32)
-    boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-    boxes[3] = [135, 0, 175, 52]
-    tiles = Tiles(
-        boxes,
-        corners,
-        np.array([0.9, 0.8, 0.7, 0.5], np.float32),
-        np.zeros(4, bool),
-        np.zeros(4, bool),
-    )
+    row = [face(x, 0, 40, 52) for x in (0, 45, 90)]
+    tiles = tiles_at([*row, face(150, 20, 6, 8)], [0.9, 0.8, 0.7, 0.5])  # a sliver of a face
+    tiles.xyxy[3] = [135, 0, 175, 52]  # ...whose box is a whole 40 x 52 face's
     assert len(drop_specks(tiles)) == 4
 
 
 def test_restore_collapsed_lengthens_a_shrunk_face_and_leaves_others() -> None:
     """A face whose corner regressions averaged toward its centre (its diagonals a fifth of
     what its box implies) gets diagonals as long as its row's, along its own direction."""
-
-    def face(x: float, y: float, w: float, h: float) -> list[list[float]]:
-        return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
-
     row = [face(x, 0, 40, 52) for x in (0, 45, 90)]
     sliver = face(153, 21, 8, 10)  # centre (157, 26); a 40 x 52 face's box around it
     corners = np.array([*row, sliver], np.float32)
