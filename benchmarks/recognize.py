@@ -213,6 +213,7 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
         "right_but_flowers": right_but_flowers,
         "review": result.review,
         "reasons": result.review_reasons,
+        "score_review": result.score_review,
         "confidence": result.decoded.confidence,
         "plausibility": result.decoded.plausibility,
         "ambiguous": result.layout.ambiguity is not None,
@@ -225,6 +226,10 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
         "want": canonical(hand) if not hand_right else None,
         "warnings": result.warnings,
     }
+
+
+def _share(flags: list[bool], empty: float = 0.0) -> float:
+    return sum(flags) / len(flags) if flags else empty
 
 
 def _flower_count(hand: Json) -> Json:
@@ -268,6 +273,11 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "complete_right_but_flowers": sum(r["right_but_flowers"] for r in complete)
         / max(len(complete), 1),
         "complete_score_right": sum(r["score_right"] for r in complete) / max(len(complete), 1),
+        # The same for the score alone: score_review leaves out doubts only over which flower.
+        "complete_score_wrong_flagged": _share(
+            [r["score_review"] for r in complete if not r["score_right"]], empty=1.0
+        ),
+        "complete_score_flag_rate": _share([r["score_review"] for r in complete]),
         "tile_accuracy_read": _tile_share(rows, "tiles_right_read"),
         "tile_accuracy_decoded": _tile_share(rows, "tiles_right_decoded"),
         # models: of all labelled tiles in the photos, found and named right

@@ -119,6 +119,8 @@ def describe(data: dict[str, Any]) -> str:
     for warning in data["warnings"]:
         lines.append(f"warning: {warning}")
     review = "; ".join(data["review_reasons"])
+    if data["review"] and not data.get("score_review", True):
+        review += " (the score stands)"
     lines.append(f"Review: {'YES: ' + review if data['review'] else 'no'}")
     return "\n".join(lines)
 

@@ -359,7 +359,10 @@ async function handlePhoto(blob, name) {
   state.photo.sha256 = body.sha256 || (await sha256Hex(blob));
   fromRecognition(body);
   const total = body.timings_ms && (body.timings_ms.api_total || body.timings_ms.total);
-  setStatus(t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) }) + (body.review ? " " + t("review") : ""), body.review ? "warn" : "ok");
+  // A doubt only over which flower a flower is changes no score: say so, not "check".
+  const scoreStands = body.review && body.score_review === false;
+  const note = !body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review");
+  setStatus(t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) }) + note, body.review && !scoreStands ? "warn" : "ok");
   for (const w of [...(body.review_reasons || []), ...(body.warnings || [])]) {
     const li = document.createElement("li");
     li.textContent = typeof w === "string" ? w : w.message || JSON.stringify(w);

@@ -75,6 +75,8 @@ def replay_body(context: Mapping[str, Any] | None, ruleset: str, sha256: str) ->
         "score": score(hand, ruleset).to_json(),
         "warnings": [],
         "review": False,
+        "review_reasons": [],
+        "score_review": False,
         "timings_ms": {"load": 1.0},
         "models": {"detector": {"file": "replay"}, "classifier": {"file": "replay"}},
         "sha256": sha256,
@@ -107,6 +109,17 @@ class ReplayRecognizer:
                 self.running -= 1
 
 
+class FlowerDoubtRecognizer(ReplayRecognizer):
+    """The replay, flagged only over which flower a flower tile is (the score stands)."""
+
+    def recognize(
+        self, data: bytes, context: Mapping[str, Any] | None = None, ruleset: str = "mcr"
+    ) -> Replayed:
+        body = super().recognize(data, context, ruleset).to_json()
+        reason = "which flower a flower tile is may be wrong (flowers named right: 0.60)"
+        return Replayed({**body, "review": True, "review_reasons": [reason]})
+
+
 class BrokenRecognizer:
     """A recognizer with a bug: every call raises, to exercise the catch-all handler."""
 
@@ -123,6 +136,11 @@ def missing_models() -> ReplayRecognizer:
 def create_replay_app() -> FastAPI:
     """For `uvicorn tests.api.fakes:create_replay_app --factory` (browser test, benchmark)."""
     return create_app(recognizer_factory=ReplayRecognizer, limits=Limits.from_env())
+
+
+def create_flower_doubt_app() -> FastAPI:
+    """The replay app whose answers doubt only which flower a flower is (browser test)."""
+    return create_app(recognizer_factory=FlowerDoubtRecognizer, limits=Limits.from_env())
 
 
 def create_no_models_app() -> FastAPI:

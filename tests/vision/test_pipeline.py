@@ -40,6 +40,7 @@ def test_interpret_reads_and_scores_the_hand() -> None:
     assert data["hand"]["winning_tile"] == "W"
     assert data["score"]["valid"] is True and data["score"]["total"] > 0
     assert data["review"] is False and data["review_reasons"] == []
+    assert data["score_review"] is False
     assert len(data["tiles"]) == 15
     first = data["tiles"][0]
     assert set(first) >= {"code", "box", "confidence", "alternatives", "sideways", "face_down"}
@@ -279,6 +280,7 @@ def test_a_doubt_only_over_which_flower_says_the_score_stands() -> None:
         "which flower a flower tile is may be wrong (flowers named right: 0.60); "
         "the score counts flowers alike"
     ]
+    assert data["score_review"] is False
 
 
 def test_a_doubt_over_a_hand_tile_is_another_reading_whatever_the_flowers() -> None:
@@ -289,3 +291,12 @@ def test_a_doubt_over_a_hand_tile_is_another_reading_whatever_the_flowers() -> N
     data = interpret(tiles, {"seat_wind": "W"}).to_json()
     assert any(r.startswith("another reading is possible") for r in data["review_reasons"])
     assert not any(r.startswith("which flower") for r in data["review_reasons"])
+    assert data["score_review"] is True
+
+
+def test_the_cli_says_the_score_stands_when_only_a_flower_is_in_doubt() -> None:
+    tiles = _tiles()
+    _flower_read(tiles, {"3h": 0.6, "7h": 0.4})
+    text = describe(interpret(tiles, {"seat_wind": "W"}).to_json())
+    assert text.splitlines()[-1].startswith("Review: YES: which flower")
+    assert text.endswith("(the score stands)")
