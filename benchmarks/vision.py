@@ -72,6 +72,9 @@ print(json.dumps(out))
 """
 
 
+PEER_TABLE = (40, 110, 40)  # BGR green felt around a crop the peer reads
+
+
 def read_synth(root: Path) -> list[tuple[Path, list[dict[str, Any]]]]:
     coco = json.loads((root / "annotations.coco.json").read_text(encoding="utf-8"))
     by_image: dict[int, list[dict[str, Any]]] = {img["id"]: [] for img in coco["images"]}
@@ -297,6 +300,26 @@ def camerash_eval(
     return result
 
 
+def pad_for_peer(items: list[tuple[Path, str]], folder: Path) -> dict[str, str]:
+    """Each crop in the middle of a plain table three times its size, as the peer (a photo
+    detector) needs: on the bare crops it finds no tile at all. Padded path -> crop path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for k, (path, _) in enumerate(items):
+        crop = cv2.imread(str(path))
+        if crop is None:
+            raise FileNotFoundError(path)
+        h, w = crop.shape[:2]
+        side = 3 * max(h, w)
+        canvas = np.full((side, side, 3), PEER_TABLE, np.uint8)
+        y, x = (side - h) // 2, (side - w) // 2
+        canvas[y : y + h, x : x + w] = crop
+        target = folder / f"{k:04d}.jpg"
+        cv2.imwrite(str(target), canvas)
+        out[str(target)] = str(path)
+    return out
+
+
 def make_12mp(synthetic: Path | None, out: Path) -> Path:
     """A 4000x3000 JPEG upscaled from a synthetic photo (the first of the set, or a fresh one)."""
     if synthetic is not None:
@@ -371,9 +394,13 @@ def main(argv: list[str] | None = None) -> int:
         peer_paths = [str(jpeg)] * args.repeats
         if args.synthetic:
             peer_paths += [str(p) for p, _ in read_synth(args.synthetic)][: args.peer_photos]
+        padded: dict[str, str] = {}
         if args.camerash and args.peer_camerash:
-            peer_paths += [str(p) for p, _ in read_camerash(args.camerash)]
+            padded = pad_for_peer(read_camerash(args.camerash), Path(tmp) / "padded")
+            peer_paths += list(padded)
         runs = run_peer(args.peer_python, peer_paths) if args.peer_python else None
+        for run in runs or []:
+            run["path"] = padded.get(run["path"], run["path"])  # back to the crop's own path
         results["latency_12mp"] = latency(detector, classifier, jpeg, args.repeats)
         peer = {r["path"]: r for r in runs} if runs else None
         if runs:
