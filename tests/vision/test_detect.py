@@ -22,9 +22,11 @@ SCENES = ["scene_declared_win.jpg", "scene_rows.jpg", "scene_scattered.jpg"]
 # Measured 1.0, 0.85 and 1.0 (run E): in the steep standing row it misses the nearest tile,
 # cut by the photo's edge, and a white dragon seen almost edge-on, which run D found (0.92);
 # run D also doubled up that row (22 detections for 13 tiles, run E 15).
+# Run G2 (twelfth session): 1.0, 0.85 and 1.0; it doubles up the far end of the standing
+# row (20 detections for its 13 tiles).
 RECALL_FLOOR = 0.8
-EXTRA_FACTOR = 1.5  # measured 46 detections for 44 tiles
-CODES_FLOOR = 0.55  # measured 27 of 44 named right through detect + classify (run K: 29)
+EXTRA_FACTOR = 1.5  # measured 46 detections for 44 tiles (run G2: 51)
+CODES_FLOOR = 0.55  # measured 27 of 44 named right through detect + classify (G2 + L + V: 30)
 
 needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="no shipped detector")
 
