@@ -15,7 +15,8 @@ Two clues, each weak alone on the detector's faces of real photos:
   Alone this flags too many upright faces (its read of the glyph's direction is noisy).
 
 A tile is sideways when it is clearly wider than its neighbours (WIDE), or when it is turned
-(TURNED) and at least as wide as they are (WIDER_IF_TURNED).
+(TURNED) and at least as wide as they are (WIDER_IF_TURNED); either way only if its quad is
+not nearly square (SQUARE): there neither clue means anything.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ REACH = 3.0  # neighbours within this many tile lengths count
 # 91 and 267 -> 174 of 5,124 and 10,076 found tiles, from the width clue alone (over 1.33).
 WIDE = 1.5  # the width clue alone: 16/9 is a quarter turn, 1 alike
 WIDER_IF_TURNED = 1.0
+# A face whose quad is nearly square says nothing of its own turn: a flag on it needs its long
+# side this many times its short (a face is 4 by 3). With detector G2, flags on faces squarer
+# than this were wrong 5 times in 5 on half the real-face wins; over both sets below, false
+# plus missed flags 102 -> 86 (real faces) and 180 -> 161 (held-out KDE) at 1.2, against 92
+# and 171 at 1.1, 91 and 192 at 1.3 (`python benchmarks/detected_faces.py --data ...`).
+SQUARE = 1.2
 TURNED = np.radians(60.0)  # "up" this far from the neighbours' (a quarter turn is 90)
 
 
@@ -78,4 +85,6 @@ def sideways_flags(corners: FloatArray) -> BoolArray:
         wider = ratio / float(np.median([_row_ratio(corners[j], along, across) for j in near]))
         turned = _turn_from(float(angles[i]), angles[near]) > TURNED
         flags[i] = wider > WIDE or (turned and wider > WIDER_IF_TURNED)
+    sides = np.stack([np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1), length], axis=1)
+    flags &= sides.max(axis=1) >= SQUARE * np.maximum(sides.min(axis=1), 1e-6)
     return flags
