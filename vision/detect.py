@@ -129,8 +129,7 @@ def restore_collapsed(corners: FloatArray, xyxy: FloatArray) -> FloatArray:
     lengthened about their midpoints to that length; other corners unchanged."""
     if len(corners) == 0:
         return corners
-    wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0)
-    size = np.sqrt(wh[:, 0] * wh[:, 1])
+    size = _box_sizes(xyxy)
     diagonals = np.stack([corners[:, 0] - corners[:, 2], corners[:, 1] - corners[:, 3]], axis=1)
     lengths = np.linalg.norm(diagonals, axis=2)  # (n, 2)
     # Collapse is rare: the median over the photo's faces is theirs (a row of standing tiles
@@ -156,11 +155,17 @@ def drop_specks(tiles: Tiles) -> Tiles:
     """Tiles without the detections far smaller than the photo's confident ones."""
     if len(tiles) < 2:
         return tiles
-    wh = np.maximum(tiles.xyxy[:, 2:] - tiles.xyxy[:, :2], 0)
-    size = np.sqrt(wh[:, 0] * wh[:, 1])
+    size = _box_sizes(tiles.xyxy)
     confident = size[tiles.confidence >= CONFIDENT]
     reference = float(np.median(confident if len(confident) else size))
     return tiles[np.nonzero(size >= SPECK_RATIO * reference)[0]]
+
+
+def _box_sizes(xyxy: FloatArray) -> FloatArray:
+    """(n,) square root of each box's area."""
+    wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 0)
+    sizes: FloatArray = np.sqrt(wh[:, 0] * wh[:, 1]).astype(np.float32)
+    return sizes
 
 
 def _face_short_sides(corners: FloatArray) -> FloatArray:

@@ -74,11 +74,15 @@ class Recognition:
     warnings: list[str]
     review: bool
     review_reasons: list[str]
-    score_review: bool  # a reason the SCORE may be wrong, not only which flower a flower is
     timings_ms: dict[str, float] = field(default_factory=dict)
     models: dict[str, Json] = field(default_factory=dict)
     sha256: str = ""
     photo: Photo | None = None  # the decoded photo, for drawing; not part of the JSON
+
+    @property
+    def score_review(self) -> bool:
+        """A review reason the score may be wrong for, not only which flower a flower is."""
+        return doubts_score(self.review_reasons)
 
     def to_json(self) -> Json:
         return {
@@ -181,17 +185,7 @@ def interpret(
     _lap(timings, "score", clock)
     # Not a review reason on its own: tight framing is common and usually harmless.
     reasons = review_reasons(found, decoded, scored, tiles)
-    return Recognition(
-        tiles,
-        found,
-        decoded,
-        scored,
-        warnings,
-        bool(reasons),
-        reasons,
-        doubts_score(reasons),
-        timings,
-    )
+    return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
 
 
 def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:

@@ -18,6 +18,7 @@ from fastapi import FastAPI
 
 from api.app import create_app
 from api.limits import Limits
+from vision.pipeline import WHICH_FLOWER
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "api" / "static"
 SAMPLE_PHOTO = SAMPLE_DIR / "sample.jpg"
@@ -116,7 +117,7 @@ class FlowerDoubtRecognizer(ReplayRecognizer):
         self, data: bytes, context: Mapping[str, Any] | None = None, ruleset: str = "mcr"
     ) -> Replayed:
         body = super().recognize(data, context, ruleset).to_json()
-        reason = "which flower a flower tile is may be wrong (flowers named right: 0.60)"
+        reason = f"{WHICH_FLOWER} (flowers named right: 0.60)"
         return Replayed({**body, "review": True, "review_reasons": [reason]})
 
 
