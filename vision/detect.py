@@ -19,6 +19,7 @@ import onnxruntime as ort
 
 from vision import corner_code
 from vision.classify import session_options
+from vision.geometry import face_sides
 from vision.load import Photo
 from vision.nms import nms
 from vision.sideways import sideways_flags
@@ -169,9 +170,7 @@ def _box_sizes(xyxy: FloatArray) -> FloatArray:
 
 
 def _face_short_sides(corners: FloatArray) -> FloatArray:
-    a = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
-    b = np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
-    short: FloatArray = np.minimum(a, b).astype(np.float32)
+    short: FloatArray = face_sides(corners).min(axis=1)
     return short
 
 

@@ -31,6 +31,13 @@ def face_ups(corners: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
     return (corners[:, 0] + corners[:, 1]) / 2 - (corners[:, 3] + corners[:, 2]) / 2
 
 
+def face_sides(corners: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
+    """(n, 2) each quad's top edge (TL-TR) and left edge (TL-BL) lengths."""
+    top = np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
+    left = np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1)
+    return np.stack([top, left], axis=1).astype(np.float32)
+
+
 def canonical_order(corners: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """(n, 4, 2) face corners as the shipped detector reports them: each face turned half
     round where its up points into the lower-right half-plane (the detector cannot tell a

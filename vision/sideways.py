@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.geometry import face_ups
+from vision.geometry import face_sides, face_ups
 from vision.types import BoolArray, FloatArray
 
 NEIGHBOURS = 6
@@ -67,7 +67,8 @@ def sideways_flags(corners: FloatArray) -> BoolArray:
     if n < 3:
         return np.zeros(n, dtype=bool)
     centres = corners.mean(axis=1)
-    length = np.linalg.norm(corners[:, 0] - corners[:, 3], axis=1)
+    sides = face_sides(corners)
+    length = sides[:, 1]
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     np.fill_diagonal(dist, np.inf)
     angles = _up_angles(corners)
@@ -85,6 +86,5 @@ def sideways_flags(corners: FloatArray) -> BoolArray:
         wider = ratio / float(np.median([_row_ratio(corners[j], along, across) for j in near]))
         turned = _turn_from(float(angles[i]), angles[near]) > TURNED
         flags[i] = wider > WIDE or (turned and wider > WIDER_IF_TURNED)
-    sides = np.stack([np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1), length], axis=1)
     flags &= sides.max(axis=1) >= SQUARE * np.maximum(sides.min(axis=1), 1e-6)
     return flags
