@@ -204,8 +204,33 @@ def stroke_weight(face: np.ndarray, rng: Rng) -> np.ndarray:
     return cv2.erode(face, kernel) if rng.random() < 0.6 else cv2.dilate(face, kernel)
 
 
-def augment(face: np.ndarray, rng: Rng) -> np.ndarray:
-    """One training crop (RGB uint8, INPUT_H x INPUT_W) from one clean upright RGB face."""
+def art_warp(face: np.ndarray, rng: Rng) -> np.ndarray:
+    """The same design drawn by another hand: the face's art squashed or stretched along one
+    axis and bent by a smooth random field, its layout and count kept.
+
+    Sets differ less in what they draw than in how: canes short and fat or long and thin,
+    coins crowded or spread, strokes curving their own way. A model that has seen a few
+    hundred designs learns their exact shapes; this teaches it that shapes vary.
+    """
+    h, w = face.shape[:2]
+    sx, sy = np.exp(rng.normal(0.0, 0.06, size=2))  # about +-6 % each way, one sigma
+    # Offsets on a coarse 4 x 3 grid, smoothly interpolated: a bend, not a ripple.
+    grid = rng.normal(0.0, 0.03, size=(4, 3, 2)).astype(np.float32)
+    field = cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    map_x = cx + (xs - cx) / sx + field[..., 0] * w
+    map_y = cy + (ys - cy) / sy + field[..., 1] * h
+    # The face's own ground fills what the warp pulls in from outside.
+    map_x, map_y = map_x.astype(np.float32), map_y.astype(np.float32)
+    return cv2.remap(face, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def augment(face: np.ndarray, rng: Rng, warp_share: float = 0.0) -> np.ndarray:
+    """One training crop (RGB uint8, INPUT_H x INPUT_W) from one clean upright RGB face;
+    `warp_share` of the faces first drawn by another hand (`art_warp`)."""
+    if warp_share and rng.random() < warp_share:
+        face = art_warp(face, rng)
     if rng.random() < 0.25:
         face = stroke_weight(face, rng)
     if rng.random() < 0.3:

@@ -58,8 +58,10 @@ def back_face(rng: np.random.Generator) -> np.ndarray:
     return np.clip(face, 0, 255).astype(np.uint8)
 
 
-def build_pool(sources: list[str], per_code: int, seed: int) -> Pool:
-    """Clean faces per code from the named `datasets.faces` sources (random ones sampled often)."""
+def build_pool(sources: list[str], per_code: int, seed: int, fixed_per_code: int = 3) -> Pool:
+    """Clean faces per code from the named `datasets.faces` sources: `per_code` procedural
+    designs, `fixed_per_code` draws of each fixed-art source (its variants, and its weight
+    among the procedural designs)."""
     rng = np.random.default_rng(seed)
     pool: Pool = {code: [] for code in CLASSES}
     # Procedural faces first: a run that renews designs as it goes swaps only these slots.
@@ -68,7 +70,7 @@ def build_pool(sources: list[str], per_code: int, seed: int) -> Pool:
 
         source = get_source(name)
         # Random designs (procedural) are sampled many times; fixed art a few (variants).
-        n = per_code if name == "procedural" else 3
+        n = per_code if name == "procedural" else fixed_per_code
         for code in tqdm(sorted(source.codes), desc=f"faces {name}", leave=False):
             for _ in range(n):
                 face = source.face(code, rng)
@@ -105,9 +107,11 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
         oversample: dict[str, float] | None = None,
         fresh_share: float = 0.0,
         fresh_slots: int = 0,
+        warp_share: float = 0.0,
     ) -> None:
         self.pool, self.batch, self.seed, self.flower_share = pool, batch, seed, flower_share
         self.fresh_share, self.fresh_slots = fresh_share, fresh_slots
+        self.warp_share = warp_share
         self.codes = [c for c in CLASSES if self.pool[c] or c in FLOWERS or c == BACK]
         weights = np.array([(oversample or {}).get(c, 1.0) for c in self.codes])
         self.weights = weights / weights.sum()
@@ -123,7 +127,10 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
             codes = [self.codes[i] for i in picks]
             if self.fresh_share and self.fresh_slots:
                 self._refresh(codes, rng)
-            crops = [augment(draw_face(c, self.pool, rng, self.flower_share), rng) for c in codes]
+            crops = [
+                augment(draw_face(c, self.pool, rng, self.flower_share), rng, self.warp_share)
+                for c in codes
+            ]
             labels = [CLASS_INDEX[c] for c in codes]
             if n_scene and self.scenes is not None:
                 for i in rng.integers(len(self.scenes[1]), size=n_scene):
@@ -310,6 +317,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=0.0,
         help="share of drawn faces for which a new procedural design replaces one in the pool",
     )
+    p.add_argument(
+        "--fixed-per-code",
+        type=int,
+        default=3,
+        help="faces per code drawn from each fixed-art source into the pool (its weight)",
+    )
+    p.add_argument(
+        "--warp-share",
+        type=float,
+        default=0.0,
+        help="share of faces whose art is squashed and bent first (tile_augment.art_warp)",
+    )
     p.add_argument("--flower-share", type=float, default=0.35, help="flower faces from flower_art")
     p.add_argument(
         "--scenes", nargs="*", default=[], help="mjlens synth folders to crop faces from"
@@ -389,6 +408,7 @@ def train(
         oversample,
         args.fresh_share,
         args.per_code if "procedural" in args.sources else 0,
+        args.warp_share,
     )
     loader = DataLoader(
         data,
@@ -455,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     log = out / "log.jsonl"
     t0 = time.time()
-    pool = build_pool(args.sources, args.per_code, args.seed)
+    pool = build_pool(args.sources, args.per_code, args.seed, args.fixed_per_code)
     counts = {c: len(v) for c, v in pool.items()}
     with open(log, "a") as f:
         f.write(

@@ -66,6 +66,29 @@ fetch_deb fonts-cjk-more fonts-cwtex-kai fonts-cwtex-heib fonts-cwtex-yen fonts-
 fetch_deb fonts-symbols fonts-noto-core fonts-symbola
 # A third design of the Mahjong Tiles block: Hanazono Mincho (its own free licence or OFL-1.1).
 fetch_deb fonts-tiles fonts-hanazono
+# A fourth design of the block: Gutenberg Labo's GL-MahjongTile (free for any use, its licence
+# field says), as the PyPI package mjx 0.1.0 ships it in its source archive.
+fetch_gl_font() {
+    local dest="$ART/fonts-gl"
+    [ -f "$dest/.done" ] && return 0
+    local tmp
+    tmp="$(mktemp -d)"
+    mkdir -p "$dest"
+    if (cd "$tmp" && python3 -m pip download -q --no-deps --no-binary :all: mjx==0.1.0 -d . >/dev/null 2>&1 \
+        && tar xzf mjx-0.1.0.tar.gz mjx-0.1.0/mjx/visualizer/GL-MahjongTile.ttf) \
+        && cp "$tmp/mjx-0.1.0/mjx/visualizer/GL-MahjongTile.ttf" "$dest/"; then
+        touch "$dest/.done"
+        echo "fetch_art: fonts-gl ready in $dest"
+    else
+        echo "fetch_art: fonts-gl: 'pip download mjx==0.1.0' failed (no PyPI?)" >&2
+        failed+=("fonts-gl")
+    fi
+    rm -rf "$tmp"
+}
+fetch_gl_font
+# Pixel-art tiles (pixel): xshisen's s1 set (BSD-2-clause) and the flowers and seasons of
+# Bradfield's mah-jong (public domain); only those files are read.
+fetch_deb pixel xshisen mah-jong
 # Tile sets (kde, gnome).
 fetch_deb kde kdegames-mahjongg-data-kf5
 fetch_deb gnome gnome-mahjongg

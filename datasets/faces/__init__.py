@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH, ArtMissing, FaceSource
 
-SOURCES: tuple[str, ...] = ("procedural", "unicode", "fluffystuff", "kde", "gnome")
+SOURCES: tuple[str, ...] = ("procedural", "unicode", "fluffystuff", "pixel", "kde", "gnome")
 
 
 def _procedural() -> FaceSource:
@@ -35,6 +35,12 @@ def _fluffystuff() -> FaceSource:
     return FluffyStuffSource()
 
 
+def _pixel() -> FaceSource:
+    from datasets.faces.pixel import PixelSource
+
+    return PixelSource()
+
+
 def _kde() -> FaceSource:
     from datasets.faces.kde import KdeSource
 
@@ -51,6 +57,7 @@ _FACTORIES: dict[str, Callable[[], FaceSource]] = {
     "procedural": _procedural,
     "unicode": _unicode,
     "fluffystuff": _fluffystuff,
+    "pixel": _pixel,
     "kde": _kde,
     "gnome": _gnome,
 }

@@ -57,6 +57,8 @@ _SYMBOLS = (
     ),
     ("fonts-symbols", "usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", 0, "symbola"),
     ("fonts-tiles", "usr/share/fonts/truetype/hanazono/HanaMinA.ttf", 0, "hanazono-mincho"),
+    # Gutenberg Labo's tile font, as the PyPI package mjx ships it (scripts/fetch_art.sh).
+    ("fonts-gl", "GL-MahjongTile.ttf", 0, "gl-mahjongtile"),
 )
 
 

@@ -1,5 +1,5 @@
-"""The Unicode Mahjong Tiles block U+1F000-U+1F02B, drawn by Noto Sans Symbols 2, Symbola and
-Hanazono Mincho.
+"""The Unicode Mahjong Tiles block U+1F000-U+1F02B, drawn by Noto Sans Symbols 2, Symbola,
+Hanazono Mincho and GL-MahjongTile.
 
 Each glyph is a whole tile with an outline; we keep what is inside the outline as the face
 and print it on a light face, mostly in tile colours (the font itself has none).
@@ -29,7 +29,9 @@ _ORDER = (
 CODEPOINT = {code: 0x1F000 + i for i, code in enumerate(_ORDER)}  # 1F02A joker, 1F02B back unused
 LICENSE = (
     "OFL-1.1 (Noto Sans Symbols 2); Symbola: free for any use (fonts-symbola); "
-    "Hanazono: its own free licence or OFL-1.1 (fonts-hanazono)"
+    "Hanazono: its own free licence or OFL-1.1 (fonts-hanazono); "
+    "GL-MahjongTile (Gutenberg Labo): free software, unlimited permission to use, copy and "
+    "distribute (from the PyPI package mjx)"
 )
 
 _INKS = [(20, 20, 20), (20, 40, 110), (15, 80, 40), (140, 20, 25)]

@@ -21,6 +21,7 @@ EXPECTED_CODES = {
     "procedural": frozenset(FACES),
     "unicode": frozenset(FACES),
     "fluffystuff": frozenset(PLAYING),
+    "pixel": frozenset(FACES),
     "kde": frozenset(FACES),
     "gnome": frozenset(FACES),
 }

@@ -1,0 +1,40 @@
+"""Training augmentation: faces drawn by another hand keep their size, ground and count."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from models.tile_augment import art_warp, augment
+
+
+def _three_coins() -> np.ndarray:
+    face = np.full((160, 120, 3), 240, np.uint8)
+    for y in (40, 80, 120):
+        cv2.circle(face, (60, y), 12, (20, 60, 200), -1)
+    return face
+
+
+def test_a_warped_face_keeps_its_size_ground_and_count() -> None:
+    face = _three_coins()
+    for seed in range(20):
+        warped = art_warp(face, np.random.default_rng(seed))
+        assert warped.shape == face.shape and warped.dtype == np.uint8
+        assert tuple(warped[0, 0]) == (240, 240, 240)  # the ground, not black, fills in
+        ink = (warped[..., 0] < 120).astype(np.uint8)
+        assert cv2.connectedComponents(ink)[0] - 1 == 3
+
+
+def test_warps_differ_from_the_face_and_from_each_other() -> None:
+    face = _three_coins()
+    a = art_warp(face, np.random.default_rng(1))
+    b = art_warp(face, np.random.default_rng(2))
+    assert np.abs(a.astype(int) - face).mean() > 1.0
+    assert np.abs(a.astype(int) - b).mean() > 1.0
+
+
+def test_augment_without_warp_share_draws_as_before() -> None:
+    face = _three_coins()
+    plain = augment(face, np.random.default_rng(7))
+    again = augment(face, np.random.default_rng(7), warp_share=0.0)
+    assert np.array_equal(plain, again)
