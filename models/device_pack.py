@@ -23,7 +23,8 @@ from fontTools.ttLib import TTCollection, TTFont
 from datasets.faces import fonts
 from datasets.faces.paths import REPO_ROOT, art_dir
 
-WHOLE = ("fluffystuff-svg", "raster/fluffystuff")
+# the pixel source reads two Debian packages' pixmap folders (2 MB, the XPMs and their notices)
+WHOLE = ("fluffystuff-svg", "raster/fluffystuff", "pixel")
 
 
 def drawn_characters() -> set[str]:
