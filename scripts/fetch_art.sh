@@ -71,16 +71,23 @@ fetch_deb fonts-tiles fonts-hanazono
 fetch_gl_font() {
     local dest="$ART/fonts-gl"
     [ -f "$dest/.done" ] && return 0
-    local tmp
+    local tmp url
     tmp="$(mktemp -d)"
     mkdir -p "$dest"
-    if (cd "$tmp" && python3 -m pip download -q --no-deps --no-binary :all: mjx==0.1.0 -d . >/dev/null 2>&1 \
-        && tar xzf mjx-0.1.0.tar.gz mjx-0.1.0/mjx/visualizer/GL-MahjongTile.ttf) \
+    # The sdist's address from PyPI's simple index, fetched as a file: `pip download` of an sdist
+    # builds its build requirements first (cmake from source, a quarter of an hour) only to read
+    # metadata we do not need. The index's sha256 fragment is checked before the archive is opened.
+    url="$(curl -fsSL --retry 3 https://pypi.org/simple/mjx/ \
+        | grep -o 'https://[^"]*/mjx-0\.1\.0\.tar\.gz#sha256=[0-9a-f]*' | head -n 1)"
+    if [ -n "$url" ] \
+        && (cd "$tmp" && curl -fsSL --retry 3 -o mjx-0.1.0.tar.gz "${url%%#*}" \
+            && echo "${url##*sha256=}  mjx-0.1.0.tar.gz" | sha256sum -c --quiet - \
+            && tar xzf mjx-0.1.0.tar.gz mjx-0.1.0/mjx/visualizer/GL-MahjongTile.ttf) \
         && cp "$tmp/mjx-0.1.0/mjx/visualizer/GL-MahjongTile.ttf" "$dest/"; then
         touch "$dest/.done"
         echo "fetch_art: fonts-gl ready in $dest"
     else
-        echo "fetch_art: fonts-gl: 'pip download mjx==0.1.0' failed (no PyPI?)" >&2
+        echo "fetch_art: fonts-gl: mjx-0.1.0.tar.gz from PyPI failed (no PyPI?)" >&2
         failed+=("fonts-gl")
     fi
     rm -rf "$tmp"
