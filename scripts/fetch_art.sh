@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetch third-party tile art and fonts for the synthetic photo engine into .cache/art/.
-# Everything comes from the Debian and npm registries at build time; nothing is committed.
+# Everything comes from the Debian, npm and PyPI registries at build time; nothing is committed.
 # Idempotent (a stamp per source) and non-fatal per source: a failed source prints why and
 # the others still run. The face loaders in datasets/faces report missing art clearly.
 set -u
