@@ -147,6 +147,38 @@ def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
     assert "a tile left out of the hand may be a flower" in result.review_reasons
 
 
+BLANK_DRAGONS: dict[str, Any] = {
+    "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "P", "P", "P", "W"],
+    "winning_tile": "W",
+    "flowers": [],
+}
+
+
+def test_a_blank_white_dragon_the_detector_took_for_a_back_is_read_as_a_face() -> None:
+    """Held-out KDE photo 456: a white dragon with a blank face, flagged face-down, stood
+    alone in the concealed row; the hand lacked a tile and no legal hand was read."""
+    ann = lay_out_hand(BLANK_DRAGONS)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    dragon = [i for i, a in enumerate(ann) if a["code"] == "P"][1]
+    tiles.face_down[dragon] = True
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert result.decoded.hand["concealed"].count("P") == 3
+    assert result.to_json()["tiles"][dragon]["face_down"] is False
+
+
+def test_a_lone_tile_read_as_a_back_stays_face_down() -> None:
+    ann = lay_out_hand(BLANK_DRAGONS)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    dragon = [i for i, a in enumerate(ann) if a["code"] == "P"][1]
+    tiles.face_down[dragon] = True
+    read_as(tiles, dragon, {"back": 0.9, "P": 0.1})
+    result = interpret(tiles)
+    assert result.to_json()["tiles"][dragon]["face_down"] is True
+    assert result.review
+
+
 @pytest.mark.parametrize(
     "context",
     [
