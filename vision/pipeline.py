@@ -207,9 +207,10 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
 
     A blank white dragon (Japanese sets, some KDE themes) looks to the detector like a tile's
     back; a concealed kong shows its backs beside the kong's other tiles, never alone. On the
-    held-out KDE wins (`.cache/bench_kde4`), 19 photos had such a lone "back"; read again,
-    5 of them came out right (hands right 41.2 -> 42.0 %); the real-face wins, whose white
-    dragon is framed, did not change.
+    held-out KDE wins (`.cache/bench_kde4`), 19 photos warned of a face-down tile no meld
+    took (most of them true backs of a kong the layout split); read again, 5 came out right
+    (hands right 41.2 -> 42.0 %); the real-face wins, whose white dragon is framed, did not
+    change.
     """
     hand_rows = {g.row for g in found.groups if g.role != "stray"}
     lone = np.zeros(len(tiles), dtype=bool)
