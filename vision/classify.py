@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
 
-from scoring.tiles import BACK, CLASSES
+from scoring.tiles import CLASSES
 from vision.load import Photo
 from vision.types import FloatArray, Tiles
 
@@ -155,6 +155,3 @@ class Classifier:
             image = cv2.resize(image, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
         rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB).astype(np.float32) / np.float32(255.0)
         return np.ascontiguousarray(rgb.transpose(2, 0, 1), dtype=np.float32)
-
-
-BACK_INDEX = CLASSES.index(BACK)

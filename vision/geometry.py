@@ -13,11 +13,10 @@ from itertools import permutations
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES, PLAYING, SUITS
-from vision.types import Tiles
+from scoring.tiles import PLAYING, SUITS
+from vision.types import BACK_INDEX, Tiles
 
 Array = npt.NDArray[np.float64]
-_BACK = CLASSES.index("back")
 _CHOWS = tuple(
     tuple(PLAYING.index(f"{rank + k}{suit}") for k in range(3))
     for suit in SUITS
@@ -128,7 +127,7 @@ def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str
     Sideways (claimed) tiles, face-down tiles and outliers (a flower thrown down at an angle)
     do not vote: each candidate direction is scored by how many tiles agree within ~20 degrees.
     """
-    voters = ~tiles.face_down & ~tiles.sideways & (tiles.probs[:, _BACK] < 0.5)
+    voters = ~tiles.face_down & ~tiles.sideways & (tiles.probs[:, BACK_INDEX] < 0.5)
     ups = geometry.ups[voters] if voters.any() else geometry.ups[~tiles.face_down]
     if len(ups) == 0:
         return _frame_from_spread(geometry.centers), [

@@ -22,7 +22,7 @@ from vision.decode import Decoded, decode
 from vision.hand_rows import counted
 from vision.layout import Layout, layout, role_of_each
 from vision.load import Photo, load_photo
-from vision.types import FLOWER_SLICE, Tiles
+from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 # Review thresholds, set on the held-out synthetic benchmark (benchmarks/recognize.py).
@@ -39,7 +39,6 @@ REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
 # training sources (runs/tune_proc) the floor leaves out 7 false tiles for 5 true ones, on
 # the real-face wins 64 for 18 (`benchmarks/strays.py`). Tiles in the hand keep the 0.3.
 STRAY_MIN_CONFIDENCE = 0.4
-_BACK = CLASSES.index(BACK)
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 _CONTEXT_KEYS = (
     "seat_wind",
@@ -217,7 +216,7 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     for group in found.of_role("stray"):
         if group.row in hand_rows:
             lone[list(group.tiles)] = True
-    read_as_face = tiles.probs[:, _BACK] < 0.5
+    read_as_face = tiles.probs[:, BACK_INDEX] < 0.5
     blank: npt.NDArray[np.bool_] = lone & tiles.face_down & read_as_face
     return blank
 

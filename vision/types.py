@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES, FLOWERS
+from scoring.tiles import BACK, CLASSES, FLOWERS
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -20,6 +20,8 @@ Index = int | slice | npt.NDArray[np.bool_] | npt.NDArray[np.int_]
 
 # The flowers and seasons in the model's class order: one slice of every `probs` row.
 FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
+# The classifier's `back` class: its second opinion on a tile the detector calls face-down.
+BACK_INDEX = CLASSES.index(BACK)
 
 
 def _empty_probs(n: int) -> FloatArray:

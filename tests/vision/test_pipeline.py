@@ -155,13 +155,19 @@ BLANK_DRAGONS: dict[str, Any] = {
 }
 
 
-def test_a_blank_white_dragon_the_detector_took_for_a_back_is_read_as_a_face() -> None:
-    """Held-out KDE photo 456: a white dragon with a blank face, flagged face-down, stood
-    alone in the concealed row; the hand lacked a tile and no legal hand was read."""
+def _dragon_flagged_face_down() -> tuple[Tiles, int]:
+    """BLANK_DRAGONS laid out, its middle white dragon flagged face-down by the detector."""
     ann = lay_out_hand(BLANK_DRAGONS)
     tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
     dragon = [i for i, a in enumerate(ann) if a["code"] == "P"][1]
     tiles.face_down[dragon] = True
+    return tiles, dragon
+
+
+def test_a_blank_white_dragon_the_detector_took_for_a_back_is_read_as_a_face() -> None:
+    """Held-out KDE photo 456: a white dragon with a blank face, flagged face-down, stood
+    alone in the concealed row; the hand lacked a tile and no legal hand was read."""
+    tiles, dragon = _dragon_flagged_face_down()
     result = interpret(tiles)
     assert result.decoded.hand is not None
     assert result.decoded.hand["concealed"].count("P") == 3
@@ -169,10 +175,7 @@ def test_a_blank_white_dragon_the_detector_took_for_a_back_is_read_as_a_face() -
 
 
 def test_a_lone_tile_read_as_a_back_stays_face_down() -> None:
-    ann = lay_out_hand(BLANK_DRAGONS)
-    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
-    dragon = [i for i, a in enumerate(ann) if a["code"] == "P"][1]
-    tiles.face_down[dragon] = True
+    tiles, dragon = _dragon_flagged_face_down()
     read_as(tiles, dragon, {"back": 0.9, "P": 0.1})
     result = interpret(tiles)
     assert result.to_json()["tiles"][dragon]["face_down"] is True
