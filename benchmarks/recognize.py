@@ -36,8 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scoring.score import score as score_hand
 from scoring.tiles import BACK, FLOWERS
 from vision.load import load_photo, read_header
-from vision.pipeline import Recognition, interpret
+from vision.pipeline import Recognition, Recognizer, interpret
 from vision.simulate import tiles_from_annotations
+from vision.types import Tiles
 
 Json = dict[str, Any]
 CONTEXT_FIELDS = (
@@ -123,8 +124,6 @@ def evaluate(args: argparse.Namespace) -> Json:
         raise SystemExit(f"no labelled photos in {args.data}: run the render step first")
     recognizer = classifier = None
     if args.mode == "models":
-        from vision.pipeline import Recognizer
-
         recognizer = Recognizer(args.detector, args.classifier)
     if args.mode == "classifier":
         from vision.classify import Classifier
@@ -154,6 +153,9 @@ def evaluate(args: argparse.Namespace) -> Json:
             header = read_header(path.with_suffix(".jpg").read_bytes())
             size = (header.width, header.height)
             result = interpret(tiles, context, args.ruleset, image_size=size)
+        elif args.cache:
+            tiles, size = _models_read(recognizer, path.with_suffix(".jpg"), Path(args.cache))
+            result = interpret(tiles, context, args.ruleset, image_size=size)
         else:
             result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
@@ -170,6 +172,33 @@ def evaluate(args: argparse.Namespace) -> Json:
     if args.report:
         Path(args.report).write_text(json.dumps({"summary": summary, "photos": rows}, indent=1))
     return summary
+
+
+def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
+    """The models' tiles of one photo, kept in `cache` so that layout and decoding changes are
+    measured again in seconds. The cache is one pair of models': it records their digests and
+    refuses another pair."""
+    cache.mkdir(parents=True, exist_ok=True)
+    models = json.dumps({k: v.get("sha256") for k, v in recognizer.models.items()}, sort_keys=True)
+    stamp = cache / "models.json"
+    if not stamp.exists():
+        stamp.write_text(models)
+    elif stamp.read_text() != models:
+        raise SystemExit(f"{cache} holds another pair of models' tiles: use another --cache")
+    kept = cache / f"{jpg.stem}.npz"
+    if kept.exists():
+        with np.load(kept) as z:
+            fields = {name: z[name] for name in _TILE_FIELDS}
+            return Tiles(**fields), (int(z["size"][0]), int(z["size"][1]))
+    photo = load_photo(jpg)
+    tiles = recognizer.classifier.classify(photo, recognizer.detector.detect(photo))
+    np.savez(
+        kept, size=np.array(photo.original_size), **{f: getattr(tiles, f) for f in _TILE_FIELDS}
+    )
+    return tiles, photo.original_size
+
+
+_TILE_FIELDS = ("xyxy", "corners", "confidence", "sideways", "face_down", "probs")
 
 
 def _without_unlabelled_claims(got: Json | None, truth: Json) -> Json | None:
@@ -373,6 +402,9 @@ def main() -> None:
         "--canonical", action="store_true", help="sim: corners in the detector's canonical order"
     )
     e.add_argument("--report", help="write every photo's outcome to this JSON file")
+    e.add_argument(
+        "--cache", help="models: keep each photo's detected and classified tiles in this folder"
+    )
     e.add_argument("--detector", help="models: detector ONNX (default: the shipped one)")
     e.add_argument("--classifier", help="classifier ONNX (default: the shipped one)")
     args = parser.parse_args()

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import Array, Frame, TileGeometry
-from vision.segment import Group, claimed_from_position
+from vision.segment import TURNED, Group, claimed_from_position
 from vision.types import FLOWER_SLICE, Tiles
 
 _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
@@ -183,7 +183,7 @@ def join_added_kong_tiles(
             continue
         left = list(stray.tiles)
         for t in stray.tiles:
-            if kinds[t] != "S":
+            if kinds[t] not in TURNED:
                 continue
             for k, meld in enumerate(out):
                 c = meld.claimed

@@ -21,8 +21,8 @@ from scoring.tiles import BACK
 from vision.geometry import Frame, TileGeometry, reading_frame
 from vision.hand_rows import counted, fit_count, join_added_kong_tiles, select_hand_rows
 from vision.reading import evidence_each_way
+from vision.segment import TURNED, find_rows, flower_mass, segment_row, tile_kinds
 from vision.segment import Group as Group  # re-exported: callers import it from here
-from vision.segment import find_rows, flower_mass, segment_row, tile_kinds
 from vision.types import Tiles
 
 ROLES = ("concealed", "winning", "meld", "concealed_kong", "flower", "stray")
@@ -39,7 +39,8 @@ class Layout:
     tile_size: tuple[float, float]  # typical face (width, height) in photo pixels
     warnings: tuple[str, ...] = ()
     ambiguity: str | None = None
-    kinds: tuple[str, ...] = field(default=())  # per tile: U upright, S sideways, D face-down
+    # Per tile: U upright, S sideways, T turned and read as a flower, D face-down.
+    kinds: tuple[str, ...] = field(default=())
 
     def of_role(self, role: str) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.role == role)
@@ -122,7 +123,7 @@ def _read_in(
     doubly_turned = sum(
         1
         for g in groups
-        if g.role == "meld" and len(g.tiles) == 3 and sum(kinds[t] == "S" for t in g.tiles) == 2
+        if g.role == "meld" and len(g.tiles) == 3 and sum(kinds[t] in TURNED for t in g.tiles) == 2
     )
     groups = join_added_kong_tiles(groups, kinds, geometry, frame)
     placed = {t for g in groups if g.role == "meld" for t in g.tiles}

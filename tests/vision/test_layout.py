@@ -588,3 +588,53 @@ def test_two_unsure_tiles_at_a_rows_end_are_flowers_when_the_hand_has_two_too_ma
     found = layout(tiles)
     assert role_of_each(found, len(ann))[-2:] == ["flower", "flower"]
     assert found.ambiguity == "2 unsure tiles at a row's end taken for flowers: the hand had 16"
+
+
+def test_a_claimed_tile_at_a_rows_end_read_as_a_flower_completes_its_meld() -> None:
+    """Held-out KDE photos (561, 575 and 58 more claimed tiles): the crosswise tile of a chow
+    at the row's end read as a flower was taken for a flower lying askew; the chow's other
+    two tiles joined the concealed part. Turned and read as a flower, it may still complete
+    a meld, at the cost of the chance that it is no flower."""
+    hand = {
+        "melds": [
+            {"type": "chow", "tiles": ["4m", "5m", "6m"], "claimed_from": "left"},
+            {"type": "chow", "tiles": ["1s", "2s", "3s"], "claimed_from": "left"},
+            {"type": "pung", "tiles": ["9m"] * 3, "claimed_from": "left"},
+        ],
+        "concealed": ["4s", "5s", "6s", "4m"],
+        "winning_tile": "4m",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, arrangement="melds_left")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(21), SURE)
+    claimed = next(i for i, a in enumerate(ann) if a["code"] == "4m" and a["sideways"])
+    assert claimed == 0  # the row's first tile: no tile surely no flower on its left
+    read_as(tiles, claimed, {"3h": 0.7, "4m": 0.3})
+    found = layout(tiles)
+    assert found.flowers == ()
+    assert any(claimed in g.tiles for g in found.melds)
+    assert len(found.melds) == 3 and len(found.concealed) == 4
+
+
+def test_a_sure_flower_lying_crosswise_at_the_rows_end_makes_no_meld() -> None:
+    """Held-out KDE photo 84: a flower lay crosswise before the first of three 1p at the left
+    end of a concealed row, and made a claimed pung of them once a turned flower could
+    complete a meld. It is no claimed tile: it stays a flower, the 1p concealed; touching the
+    row, it does not join the concealed run either."""
+    hand = {
+        "melds": [],
+        "concealed": ["1p", "1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "9p", "9p"],
+        "winning_tile": "9p",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    first = ann[0]
+    width = first["bbox"][2]
+    ann.append(_moved(first, -1.2 * width, code="8h", role="flower", sideways=True))
+    ann[-1]["corners"] = _turned(ann[-1]["corners"], 90.0)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(22), SURE)
+    flower = len(ann) - 1
+    read_as(tiles, flower, {"8h": 0.98, "1p": 0.02})
+    found = layout(tiles)
+    assert found.melds == ()
+    assert found.flowers == (flower,)
