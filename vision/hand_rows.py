@@ -93,12 +93,12 @@ def select_hand_rows(
     main_axis = axis[rows[main]].mean(axis=0)
     main_axis /= max(float(np.linalg.norm(main_axis)), 1e-9)
 
-    def spare() -> int:
+    def spare(kongs_only: bool = False) -> int:
         """Tiles `fit_count` takes off the count when the hand would pass 14: lone tiles in
         the kept rows that hold flowers (a flower misread as a suit tile), and a kong's
         fourth tile standing apart from its three."""
         kept = [g for k in keep for g in segmented[k]]
-        beside_flowers = _lone_tiles_to_flower_rows(kept, len(kept))[1]
+        beside_flowers = 0 if kongs_only else _lone_tiles_to_flower_rows(kept, len(kept))[1]
         return beside_flowers + _join_split_kongs(kept, rows, tiles.codes, len(kept))[1]
 
     askew: list[int] = []  # lone tiles kept out by their angle alone
@@ -128,7 +128,7 @@ def select_hand_rows(
             fits = True  # the count says the lone tiles beside the melds are flowers
         # ...or what the rows already in can spare (`spare`), when this row brings three
         # or more tiles: a row of them is the hand's, one or two may be discards.
-        room = spare() if counts[r] >= 3 else 0
+        room = spare() if counts[r] >= 3 else spare(kongs_only=True)
         if joinable and not fits and total + counts[r] - room <= _HAND_TILES:
             fits = True
         if joinable and useful and fits:

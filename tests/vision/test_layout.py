@@ -638,3 +638,30 @@ def test_a_sure_flower_lying_crosswise_at_the_rows_end_makes_no_meld() -> None:
     found = layout(tiles)
     assert found.melds == ()
     assert found.flowers == (flower,)
+
+
+def test_a_winning_tile_in_a_row_of_its_own_joins_when_a_kong_can_spare_a_tile() -> None:
+    """Held-out KDE photos 0 and 186: a kong's fourth tile stood a little apart, so the row
+    read as a pung and a loose tile and the hand seemed 14 without the winning tile, which
+    lay below the row in a row of its own and was left out. The kept rows can spare that
+    loose tile (`fit_count` joins it to its kong), so the lone winning tile joins."""
+    hand = {
+        "melds": [
+            {"type": "kong", "tiles": ["S"] * 4, "claimed_from": "left"},
+            {"type": "chow", "tiles": ["5p", "6p", "7p"], "claimed_from": "right"},
+            {"type": "chow", "tiles": ["7m", "8m", "9m"], "claimed_from": "left"},
+        ],
+        "concealed": ["4m", "5m", "5m", "6m"],
+        "winning_tile": "5m",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, arrangement="melds_left")
+    width = ann[0]["bbox"][2]
+    fourth = [a for a in ann if a["meld_id"] == 0][-1]
+    fourth["corners"] = [[x + 0.25 * width, y] for x, y in fourth["corners"]]
+    (winner,) = [a for a in ann if a["role"] == "winning"]
+    winner["corners"] = [[x, y + 1.6 * width] for x, y in winner["corners"]]
+    found = layout(tiles_from_annotations(ann, np.random.default_rng(23), SURE))
+    assert found.winning == ann.index(winner)
+    kongs = [g for g in found.melds if len(g.tiles) == 4]
+    assert len(kongs) == 1 and ann.index(fourth) in kongs[0].tiles
