@@ -31,6 +31,7 @@ from models.camerash import read_camerash
 from models.classifier_net import Calibrated, Ensemble, TileClassifier, both_ways
 from models.crop_pack import load_crops
 from models.flower_art import flower_face
+from models.random_conv import random_convolution
 from models.scene_crops import scene_crops
 from models.tile_augment import augment, photometric
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
@@ -329,6 +330,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=0.0,
         help="share of faces whose art is squashed and bent first (tile_augment.art_warp)",
     )
+    p.add_argument(
+        "--randconv-share",
+        type=float,
+        default=0.0,
+        help="share of each batch passed through a random convolution (models.random_conv)",
+    )
     p.add_argument("--flower-share", type=float, default=0.35, help="flower faces from flower_art")
     p.add_argument(
         "--scenes", nargs="*", default=[], help="mjlens synth folders to crop faces from"
@@ -423,6 +430,7 @@ def train(
     budget = args.minutes * 60
     start = last_ckpt = last_eval = time.time()
     step, seen = 0, 0
+    styles = torch.Generator().manual_seed(args.seed)
     bar = tqdm(total=int(budget), unit="s", desc="classifier")
     for x, y in loader:
         elapsed = time.time() - start
@@ -433,6 +441,7 @@ def train(
         for group in optimizer.param_groups:
             group["lr"] = lr
         x, y = x.to(args.device, non_blocking=True), y.to(args.device, non_blocking=True)
+        x = random_convolution(x, args.randconv_share, styles)
         loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
