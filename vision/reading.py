@@ -45,8 +45,8 @@ def _sense_evidence(found: Layout, tiles: Tiles, geometry: TileGeometry, frame: 
     """How well this reading sense fits how people lay a hand out.
 
     +1 per neighbouring pair in ascending order within a group (players sort their tiles,
-    and lay melds out in order), -1 per descending pair; +2 when the winning tile lies to the
-    right of the concealed tiles, -2 when to the left.
+    and lay chows out in order), -1 per descending pair, none within a pung or kong; +2 when
+    the winning tile lies to the right of the concealed tiles, -2 when to the left.
     """
     codes = tiles.codes
     score = 0.0
@@ -54,6 +54,8 @@ def _sense_evidence(found: Layout, tiles: Tiles, geometry: TileGeometry, frame: 
         if group.role not in ("concealed", "meld"):
             continue
         keys = [_ORDER.get(codes[i]) for i in group.tiles]
+        if group.role == "meld" and len(set(keys)) < len(keys):
+            continue  # a pung or kong has no order: a step in one is a misread tile
         for a, b in pairwise(keys):
             if a is not None and b is not None and a != b:
                 score += 1.0 if b > a else -1.0

@@ -665,3 +665,29 @@ def test_a_winning_tile_in_a_row_of_its_own_joins_when_a_kong_can_spare_a_tile()
     assert found.winning == ann.index(winner)
     kongs = [g for g in found.melds if len(g.tiles) == 4]
     assert len(kongs) == 1 and ann.index(fourth) in kongs[0].tiles
+
+
+@pytest.mark.parametrize("angle", [0.0, 180.0])
+def test_a_misread_tile_in_a_kong_says_nothing_of_the_hands_sense(angle: float) -> None:
+    """Real-face photo 67: the crosswise tile of a kong of 9p claimed from the right read as
+    an 8m. Its "ascending" step to the 9p beside it was the only sorting cue in the hand, and
+    turned the hand round: the kong came out claimed from the left. A pung or kong has no
+    order; a step in one is a misread, not a cue."""
+    hand = {
+        "melds": [
+            {"type": "kong", "tiles": ["6m"] * 4, "concealed": True},
+            {"type": "kong", "tiles": ["6s"] * 4, "concealed": True},
+            {"type": "kong", "tiles": ["6p"] * 4, "concealed": True},
+            {"type": "kong", "tiles": ["9p"] * 4, "claimed_from": "right"},
+        ],
+        "concealed": ["9s"],
+        "winning_tile": "9s",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, angle_deg=angle, arrangement="melds_left")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(24), SURE, canonical=True)
+    claimed = next(i for i, a in enumerate(ann) if a["code"] == "9p" and a["sideways"])
+    read_as(tiles, claimed, {"8m": 0.6, "9p": 0.4})
+    found = layout(tiles)
+    (kong,) = [g for g in found.melds if claimed in g.tiles]
+    assert kong.claimed_from == "right"
