@@ -174,6 +174,9 @@ def evaluate(args: argparse.Namespace) -> Json:
     return summary
 
 
+_TILE_FIELDS = ("xyxy", "corners", "confidence", "sideways", "face_down", "probs")
+
+
 def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
     """The models' tiles of one photo, kept in `cache` so that layout and decoding changes are
     measured again in seconds. The cache is one pair of models': it records their digests and
@@ -196,9 +199,6 @@ def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles,
         kept, size=np.array(photo.original_size), **{f: getattr(tiles, f) for f in _TILE_FIELDS}
     )
     return tiles, photo.original_size
-
-
-_TILE_FIELDS = ("xyxy", "corners", "confidence", "sideways", "face_down", "probs")
 
 
 def _without_unlabelled_claims(got: Json | None, truth: Json) -> Json | None:

@@ -18,9 +18,10 @@ KERNEL_SIZES = (1, 3, 5, 7)
 
 def random_convolution(x: torch.Tensor, share: float, generator: torch.Generator) -> torch.Tensor:
     """`x` (n, 3, h, w) in [0, 1] with about `share` of its crops convolved; `x` is not changed."""
-    n = x.shape[0]
-    picked = torch.rand(n, generator=generator) < share
-    if share <= 0 or not bool(picked.any()):
+    if share <= 0:
+        return x
+    picked = torch.rand(x.shape[0], generator=generator) < share
+    if not bool(picked.any()):
         return x
     k = KERNEL_SIZES[int(torch.randint(len(KERNEL_SIZES), (1,), generator=generator))]
     # He-style scale: the output's spread does not depend on the kernel's size.

@@ -127,7 +127,8 @@ def select_hand_rows(
         if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - _HAND_TILES):
             fits = True  # the count says the lone tiles beside the melds are flowers
         # ...or what the rows already in can spare (`spare`), when this row brings three
-        # or more tiles: a row of them is the hand's, one or two may be discards.
+        # or more tiles: a row of them is the hand's, one or two may be discards, so they
+        # count only on a kong's fourth tile standing apart (a kong's tile, not a flower's).
         room = spare() if counts[r] >= 3 else spare(kongs_only=True)
         if joinable and not fits and total + counts[r] - room <= _HAND_TILES:
             fits = True
