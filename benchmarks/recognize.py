@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -174,7 +175,7 @@ def evaluate(args: argparse.Namespace) -> Json:
     return summary
 
 
-_TILE_FIELDS = ("xyxy", "corners", "confidence", "sideways", "face_down", "probs")
+_TILE_FIELDS = tuple(f.name for f in fields(Tiles))
 
 
 def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
@@ -191,10 +192,9 @@ def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles,
     kept = cache / f"{jpg.stem}.npz"
     if kept.exists():
         with np.load(kept) as z:
-            fields = {name: z[name] for name in _TILE_FIELDS}
-            return Tiles(**fields), (int(z["size"][0]), int(z["size"][1]))
-    photo = load_photo(jpg)
-    tiles = recognizer.classifier.classify(photo, recognizer.detector.detect(photo))
+            kept_tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS})
+            return kept_tiles, (int(z["size"][0]), int(z["size"][1]))
+    photo, tiles = recognizer.read_tiles(jpg)
     np.savez(
         kept, size=np.array(photo.original_size), **{f: getattr(tiles, f) for f in _TILE_FIELDS}
     )

@@ -20,18 +20,18 @@ def random_convolution(x: torch.Tensor, share: float, generator: torch.Generator
     """`x` (n, 3, h, w) in [0, 1] with about `share` of its crops convolved; `x` is not changed."""
     if share <= 0:
         return x
-    picked = torch.rand(x.shape[0], generator=generator) < share
+    picked = (torch.rand(x.shape[0], generator=generator) < share).to(x.device)
     if not bool(picked.any()):
         return x
     k = KERNEL_SIZES[int(torch.randint(len(KERNEL_SIZES), (1,), generator=generator))]
     # He-style scale: the output's spread does not depend on the kernel's size.
     weight = torch.randn(3, 3, k, k, generator=generator) / (3 * k * k) ** 0.5
-    src = x[picked.to(x.device)]
+    src = x[picked]
     out = F.conv2d(src, weight.to(x), padding=k // 2)
     mean, std = src.mean((2, 3), keepdim=True), src.std((2, 3), keepdim=True)
     out_mean, out_std = out.mean((2, 3), keepdim=True), out.std((2, 3), keepdim=True)
     out = (out - out_mean) / (out_std + 1e-6) * std + mean
     alpha = torch.rand(len(src), 1, 1, 1, generator=generator).to(x)
     mixed = x.clone()
-    mixed[picked.to(x.device)] = (alpha * src + (1 - alpha) * out).clamp(0, 1)
+    mixed[picked] = (alpha * src + (1 - alpha) * out).clamp(0, 1)
     return mixed

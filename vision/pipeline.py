@@ -140,6 +140,17 @@ class Recognizer:
         """Read a photo of a declared win. Raises PhotoError (bad photo), ContextError."""
         checked = check_context(context)
         timings: dict[str, float] = {}
+        photo, tiles = self.read_tiles(data, timings)
+        result = interpret(tiles, checked, ruleset, timings=timings, image_size=photo.original_size)
+        result.models, result.sha256, result.photo = self.models, photo.sha256, photo
+        return result
+
+    def read_tiles(
+        self, data: bytes | str | Path, timings: dict[str, float] | None = None
+    ) -> tuple[Photo, Tiles]:
+        """The models' half of `recognize`: the photo loaded, its tiles detected and named.
+        Fills `timings` (seconds per stage) when given. Raises PhotoError (bad photo)."""
+        timings = timings if timings is not None else {}
         clock = time.perf_counter()
         photo = load_photo(data)
         clock = _lap(timings, "load", clock)
@@ -147,9 +158,7 @@ class Recognizer:
         clock = _lap(timings, "detect", clock)
         tiles = self.classifier.classify(photo, tiles)
         _lap(timings, "classify", clock)
-        result = interpret(tiles, checked, ruleset, timings=timings, image_size=photo.original_size)
-        result.models, result.sha256, result.photo = self.models, photo.sha256, photo
-        return result
+        return photo, tiles
 
 
 def interpret(
