@@ -229,7 +229,7 @@ class Detector:
             tiles.xyxy,
             corners,
             tiles.confidence,
-            sideways_flags(corners),
+            sideways_flags(corners, tiles.xyxy),
             tiles.face_down,
         )
 

@@ -22,6 +22,7 @@ from vision.decode import Decoded, decode
 from vision.hand_rows import counted
 from vision.layout import Layout, layout, role_of_each
 from vision.load import Photo, load_photo
+from vision.sideways import MODEL_PATH as SIDEWAYS_MODEL
 from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -129,6 +130,7 @@ class Recognizer:
         self.models = {
             "detector": _model_card(detector_file),
             "classifier": _model_card(classifier_file),
+            "sideways": _model_card(SIDEWAYS_MODEL),
         }
 
     def recognize(

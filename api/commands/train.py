@@ -1,7 +1,9 @@
-"""`mjlens train detector|classifier ...`: the training entry points (needs the train extra).
+"""`mjlens train detector|classifier|sideways ...`: the training entry points (the first two
+need the train extra).
 
 mjlens train classifier --minutes 35 --camerash ../shared/data/camerash-crops
 mjlens train detector --data runs/det_train --minutes 60
+mjlens train sideways --data .cache/bench_train .cache/bench_train2
 
 Everything after the model name goes to models/train_<model>.py; see `--help` there.
 """
@@ -13,7 +15,11 @@ import importlib
 
 from api.cli import CliError
 
-MODULES = {"classifier": "models.train_classifier", "detector": "models.train_detector"}
+MODULES = {
+    "classifier": "models.train_classifier",
+    "detector": "models.train_detector",
+    "sideways": "models.fit_sideways",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

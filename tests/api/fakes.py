@@ -79,7 +79,11 @@ def replay_body(context: Mapping[str, Any] | None, ruleset: str, sha256: str) ->
         "review_reasons": [],
         "score_review": False,
         "timings_ms": {"load": 1.0},
-        "models": {"detector": {"file": "replay"}, "classifier": {"file": "replay"}},
+        "models": {
+            "detector": {"file": "replay"},
+            "classifier": {"file": "replay"},
+            "sideways": {"file": "replay"},
+        },
         "sha256": sha256,
     }
 

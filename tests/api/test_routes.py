@@ -93,7 +93,7 @@ def test_recognize_sample(client: TestClient) -> None:
     assert body["hand"]["seat_wind"] == "S" and body["hand"]["self_drawn"] is False
     assert body["score"]["valid"] is True
     assert {"api_queue", "api_total"} <= set(body["timings_ms"])
-    assert set(body["models"]) == {"detector", "classifier"}
+    assert set(body["models"]) == {"detector", "classifier", "sideways"}
 
 
 def test_page_and_static_files(client: TestClient) -> None:
