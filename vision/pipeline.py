@@ -41,6 +41,9 @@ REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
 # the real-face wins 64 for 18 (`benchmarks/strays.py`). Tiles in the hand keep the 0.3.
 STRAY_MIN_CONFIDENCE = 0.4
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
+MELD_WITHOUT_CROSSWISE_TILE = (
+    "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
+)
 _CONTEXT_KEYS = (
     "seat_wind",
     "prevalent_wind",
@@ -274,6 +277,8 @@ def review_reasons(
         reasons.append("the rules overruled a confident tile reading")
     if found.ambiguity:
         reasons.append(found.ambiguity)
+    if tiles is not None and _concealed_set_out_like_a_meld(found, tiles):
+        reasons.append(MELD_WITHOUT_CROSSWISE_TILE)
     if decoded.left_out:
         reasons.append("a doubtful detection was left out of the hand")
     if decoded.cut_short:
@@ -283,6 +288,43 @@ def review_reasons(
     if scored is not None and not scored.get("valid", True):
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons
+
+
+def _concealed_set_out_like_a_meld(found: Layout, tiles: Tiles) -> bool:
+    """A run of three or four concealed tiles lying where melds lie: between two melds of its
+    row, or beyond the winning tile from the rest of the concealed tiles. Concealed tiles lie
+    together, the winning tile at their end; such a run is likelier a claimed meld whose
+    crosswise tile the detector did not see (held-out KDE photos 130 and 140: a chow and a
+    pung read as concealed, legal hands passing unflagged)."""
+    along_axis = np.array([-found.up[1], found.up[0]])
+    for row in {g.row for g in found.groups}:
+        placed = [
+            (float(tiles.centers[list(g.tiles)].mean(axis=0) @ along_axis), g)
+            for g in found.groups
+            if g.row == row
+            and g.tiles
+            and g.role in ("concealed", "winning", "meld", "concealed_kong")
+        ]
+        placed.sort(key=lambda item: item[0])
+        # Neighbouring concealed groups (split by gaps) make one run; other groups as they are.
+        runs: list[tuple[str, int]] = []  # (role, tiles)
+        for _, g in placed:
+            if g.role == "concealed" and runs and runs[-1][0] == "concealed":
+                runs[-1] = ("concealed", runs[-1][1] + len(g.tiles))
+            else:
+                runs.append((g.role, len(g.tiles)))
+        roles = [role for role, _ in runs]
+        melds = [j for j, role in enumerate(roles) if role in ("meld", "concealed_kong")]
+        wins = [j for j, role in enumerate(roles) if role == "winning"]
+        for k, (role, size) in enumerate(runs):
+            if role != "concealed" or size not in (3, 4):
+                continue
+            if any(j < k for j in melds) and any(j > k for j in melds):
+                return True
+            others = [j for j, role in enumerate(roles) if role == "concealed" and j != k]
+            if any(min(j, k) < w < max(j, k) for j in others for w in wins):
+                return True
+    return False
 
 
 def check_context(context: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from api.cli import main
 from api.commands.recognize import describe
 from scoring.tiles import CLASSES
 from vision.pipeline import (
+    MELD_WITHOUT_CROSSWISE_TILE,
     STRAY_MIN_CONFIDENCE,
     ContextError,
     ModelMissingError,
@@ -124,6 +125,39 @@ def test_uncertain_reading_is_flagged_for_review() -> None:
     result = interpret(tiles)
     assert result.review
     assert any("another reading" in r for r in result.review_reasons)
+
+
+def test_a_meld_whose_crosswise_tile_was_not_seen_is_flagged() -> None:
+    """Held-out KDE photos 130 and 140: the detector saw a claimed tile as upright, its meld
+    was read as concealed tiles, and the legal hand passed unflagged. Concealed tiles lie
+    together with the winning tile at their end; three of them beyond the winning tile,
+    where the melds lie, are worth a look."""
+    hand: dict[str, Any] = {
+        "melds": [
+            {
+                "type": "chow",
+                "tiles": ["1m", "2m", "3m"],
+                "claimed_from": "left",
+                "claimed_tile": "1m",
+            },
+            {"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"},
+        ],
+        "concealed": ["4p", "5p", "6p", "7s", "8s", "9s", "W"],
+        "winning_tile": "W",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    seen = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
+    assert seen.decoded.hand is not None and len(seen.decoded.hand["melds"]) == 2
+    assert not seen.review
+    claimed = next(a for a in ann if a.get("sideways") and a["code"] == "1m")
+    centre = np.mean(claimed["corners"], axis=0)
+    upright = np.array([[-30, -40], [30, -40], [30, 40], [-30, 40]], float)
+    claimed["corners"] = (centre + upright).tolist()
+    claimed["sideways"] = False
+    missed = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
+    assert missed.decoded.hand is not None and len(missed.decoded.hand["melds"]) == 1
+    assert MELD_WITHOUT_CROSSWISE_TILE in missed.review_reasons
 
 
 def test_a_search_cut_short_by_its_time_budget_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
