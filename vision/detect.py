@@ -229,7 +229,7 @@ class Detector:
             tiles.xyxy,
             corners,
             tiles.confidence,
-            sideways_flags(corners, tiles.xyxy),
+            sideways_flags(corners, tiles.xyxy, image),
             tiles.face_down,
         )
 

@@ -17,10 +17,15 @@ Each clue is weak alone on the detector's faces of real photos:
   across the row than its neighbours and longer along it, stands further from the next tile,
   and lies flush with the row's near edge, off the neighbours' centre line.
 
+- Look. Pixels the quads may have missed: a small network (`models/sideways_look.onnx`)
+  looks at the tile's body and its neighbours, the picture turned so their row runs across,
+  and says whether the middle tile lies crosswise. Its logit is one more term.
+
 A logistic model over these cues decides (`models/sideways.json`, fitted by
 `python -m models.fit_sideways` on the detector's tiles of training-source photos: no held-out
-or real photo). Until the fifth session's hand-set rule was replaced, a tile was sideways when
-over 1.5 times as wide as its neighbours, or turned and at least as wide.
+or real photo). Without the photo (callers that have only corners) a second set of weights
+goes by the geometry alone. Until the nineteenth session a hand-set rule decided: over 1.5
+times as wide as the neighbours, or turned and at least as wide.
 """
 
 from __future__ import annotations
@@ -29,7 +34,9 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -38,6 +45,9 @@ from vision.types import BoolArray, FloatArray
 
 Array = npt.NDArray[np.float64]
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "sideways.json"
+LOOK_PATH = MODEL_PATH.with_name("sideways_look.onnx")
+LOOK_SIZE = 48  # px, square, grey
+LOOK_SPAN = 2.0  # the look's side, in the neighbours' extents across the row
 NEIGHBOURS = 6
 REACH = 3.0  # neighbours within this many tile lengths count
 # The cues, in the model's order: each tile against the median of its neighbours.
@@ -54,21 +64,21 @@ CUES = (
 # Terms built from the cues: a turned face (over two thirds of a quarter turn) and how much
 # wider it is, and how much wider any face is, squared (the width clue grows past linear).
 TERMS = (*CUES, "turned", "turned_log_wider", "wider_squared")
+LOOK_TERMS = (*TERMS, "look_logit")
 
 
 @dataclass(frozen=True)
 class SidewaysModel:
-    """A logistic model on TERMS: sideways when bias + weights . terms > threshold's logit."""
+    """A logistic model: sideways when its probability passes `threshold`."""
 
     weights: Array
     bias: float
     threshold: float
 
     @staticmethod
-    def load(path: Path = MODEL_PATH) -> SidewaysModel:
-        spec = json.loads(path.read_text())
-        if tuple(spec["terms"]) != TERMS:
-            raise ValueError(f"{path}: terms {spec['terms']} are not {list(TERMS)}")
+    def of(spec: dict[str, Any], terms: tuple[str, ...], where: str) -> SidewaysModel:
+        if tuple(spec["terms"]) != terms:
+            raise ValueError(f"{where}: terms {spec['terms']} are not {list(terms)}")
         return SidewaysModel(
             np.array(spec["weights"], np.float64), float(spec["bias"]), float(spec["threshold"])
         )
@@ -79,9 +89,37 @@ class SidewaysModel:
         return out
 
 
+@dataclass(frozen=True)
+class SidewaysModels:
+    """The geometry alone (`geometry`), and with the look (`look`, None without its graph)."""
+
+    geometry: SidewaysModel
+    look: SidewaysModel | None
+
+    @staticmethod
+    def load(path: Path = MODEL_PATH) -> SidewaysModels:
+        spec = json.loads(path.read_text())
+        geometry = SidewaysModel.of(spec, TERMS, str(path))
+        look = (
+            SidewaysModel.of(spec["look"], LOOK_TERMS, f"{path} look") if "look" in spec else None
+        )
+        return SidewaysModels(geometry, look)
+
+
 @cache
-def shipped_model() -> SidewaysModel:
-    return SidewaysModel.load()
+def shipped_models() -> SidewaysModels:
+    return SidewaysModels.load()
+
+
+@cache
+def _look_session() -> Any:
+    import onnxruntime as ort
+
+    from vision.classify import session_options
+
+    return ort.InferenceSession(
+        str(LOOK_PATH), session_options(1), providers=["CPUExecutionProvider"]
+    )
 
 
 def _row_ratio(quad: FloatArray, along: FloatArray, across: FloatArray) -> float:
@@ -110,13 +148,26 @@ def _turn_from(angle: float, others: FloatArray) -> float:
     return float(abs((angle - typical + np.pi / 2) % np.pi - np.pi / 2))
 
 
-def cues(corners: FloatArray, boxes: FloatArray) -> tuple[Array, BoolArray]:
-    """(n, len(CUES)) each tile's cues and (n,) whether it has the two neighbours they need."""
+@dataclass(frozen=True)
+class Cues:
+    """Per tile: `values` (n, len(CUES)); `known`, whether it has the two neighbours they
+    need; the row's direction `along` (n, 2) and the neighbours' typical `extent` across it."""
+
+    values: Array
+    known: BoolArray
+    along: Array
+    extent: Array
+
+
+def cues(corners: FloatArray, boxes: FloatArray) -> Cues:
+    """Each tile's cues against its neighbours along their row."""
     n = len(corners)
     out = np.zeros((n, len(CUES)), np.float64)
     known = np.zeros(n, dtype=bool)
+    axes = np.zeros((n, 2), np.float64)
+    extents = np.zeros(n, np.float64)
     if n < 3:
-        return out, known
+        return Cues(out, known, axes, extents)
     centres = corners.mean(axis=1)
     sides = face_sides(corners)
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
@@ -154,7 +205,8 @@ def cues(corners: FloatArray, boxes: FloatArray) -> tuple[Array, BoolArray]:
             offset / typical_across,
         )
         known[i] = True
-    return out, known
+        axes[i], extents[i] = along, typical_across
+    return Cues(out, known, axes, extents)
 
 
 def terms_of(cue_values: Array) -> Array:
@@ -166,16 +218,76 @@ def terms_of(cue_values: Array) -> Array:
     )
 
 
-def sideways_flags(
-    corners: FloatArray, boxes: FloatArray | None = None, model: SidewaysModel | None = None
-) -> BoolArray:
-    """(n,) True where a tile is a quarter turn from its neighbours. `boxes` (n, 4) xyxy are
-    the detector's; without them each quad's own bounding box stands in."""
+def look_crops(image: npt.NDArray[np.uint8], corners: FloatArray, found: Cues) -> Array:
+    """(k, 1, LOOK_SIZE, LOOK_SIZE) grey crops in [0, 1] for the tiles with cues: each tile's
+    centre, turned so its row runs across, LOOK_SPAN neighbours' extents wide."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    crops = []
+    for i in np.nonzero(found.known)[0]:
+        centre = corners[i].mean(axis=0).astype(np.float64)
+        angle = float(np.degrees(np.arctan2(found.along[i][1], found.along[i][0])))
+        scale = LOOK_SIZE / max(LOOK_SPAN * float(found.extent[i]), 1e-6)
+        turn = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle, scale)
+        turn[:, 2] += np.array([LOOK_SIZE / 2, LOOK_SIZE / 2]) - centre
+        crops.append(
+            cv2.warpAffine(
+                grey,
+                turn,
+                (LOOK_SIZE, LOOK_SIZE),
+                flags=cv2.INTER_AREA,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+        )
+    if not crops:
+        return np.zeros((0, 1, LOOK_SIZE, LOOK_SIZE), np.float64)
+    return np.stack(crops)[:, None].astype(np.float64) / 255.0
+
+
+def look_logits(crops: Array) -> Array:
+    """The look network's logit per crop that its middle tile lies crosswise."""
+    if len(crops) == 0:
+        return np.zeros(0, np.float64)
+    session = _look_session()
+    name = session.get_inputs()[0].name
+    out = session.run(None, {name: crops.astype(np.float32)})[0]
+    return np.clip(np.asarray(out, np.float64).reshape(-1), -9.0, 9.0)
+
+
+def sideways_probability(
+    corners: FloatArray,
+    boxes: FloatArray | None = None,
+    image: npt.NDArray[np.uint8] | None = None,
+    models: SidewaysModels | None = None,
+) -> Array:
+    """(n,) the probability that each tile lies a quarter turn from its neighbours (0 for a
+    tile without two neighbours to compare with). `boxes` (n, 4) xyxy are the detector's;
+    without them each quad's own bounding box stands in. With the `image` (the pixels the
+    corners are in) the look joins the geometry."""
+    models = models or shipped_models()
     if boxes is None:
         boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-    values, known = cues(corners, boxes)
-    flags = np.zeros(len(corners), dtype=bool)
-    if known.any():
-        model = model or shipped_model()
-        flags[known] = model.probability(terms_of(values[known])) > model.threshold
+    found = cues(corners, boxes)
+    out = np.zeros(len(corners), np.float64)
+    if not found.known.any():
+        return out
+    terms = terms_of(found.values[found.known])
+    if image is not None and models.look is not None:
+        logits = look_logits(look_crops(image, corners, found))
+        out[found.known] = models.look.probability(np.column_stack([terms, logits]))
+    else:
+        out[found.known] = models.geometry.probability(terms)
+    return out
+
+
+def sideways_flags(
+    corners: FloatArray,
+    boxes: FloatArray | None = None,
+    image: npt.NDArray[np.uint8] | None = None,
+    models: SidewaysModels | None = None,
+) -> BoolArray:
+    """(n,) True where a tile lies a quarter turn from its neighbours (`sideways_probability`)."""
+    models = models or shipped_models()
+    with_look = image is not None and models.look is not None
+    cut = models.look.threshold if with_look and models.look else models.geometry.threshold
+    flags: BoolArray = sideways_probability(corners, boxes, image, models) > cut
     return flags

@@ -1,11 +1,12 @@
-"""`mjlens train detector|classifier|sideways ...`: the training entry points (the first two
-need the train extra).
+"""`mjlens train detector|classifier|sideways ...`: the training entry points (needs the train
+extra).
 
 mjlens train classifier --minutes 35 --camerash ../shared/data/camerash-crops
 mjlens train detector --data runs/det_train --minutes 60
-mjlens train sideways --data .cache/bench_train .cache/bench_train2
+mjlens train sideways --data .cache/bench_train .cache/bench_train2 --combine .cache/bench_train3
 
-Everything after the model name goes to models/train_<model>.py; see `--help` there.
+Everything after the model name goes to the trainer (models/train_<model>.py, or
+models/fit_sideways.py); see `--help` there.
 """
 
 from __future__ import annotations

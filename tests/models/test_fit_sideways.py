@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from models.fit_sideways import best_threshold, fit
-from vision.sideways import MODEL_PATH, TERMS, SidewaysModel, shipped_model
+from vision.sideways import LOOK_PATH, LOOK_TERMS, MODEL_PATH, TERMS, SidewaysModels, shipped_models
 
 
 def test_the_fit_recovers_a_known_logistic_model_on_raw_terms() -> None:
@@ -31,15 +32,23 @@ def test_the_threshold_is_the_cut_with_fewest_wrong_flags() -> None:
 def test_the_shipped_model_names_the_terms_the_code_computes() -> None:
     spec = json.loads(MODEL_PATH.read_text())
     assert tuple(spec["terms"]) == TERMS and len(spec["weights"]) == len(TERMS)
-    assert 0 < shipped_model().threshold < 1
-    # Fitted on the training sources only, with its own figures beside it.
-    assert all("bench_train" in folder for folder in spec["fitted_on"]["folders"])
+    assert tuple(spec["look"]["terms"]) == LOOK_TERMS
+    assert len(spec["look"]["weights"]) == len(LOOK_TERMS)
+    models = shipped_models()
+    assert models.look is not None and 0 < models.look.threshold < 1
+    assert 0 < models.geometry.threshold < 1
+    # Fitted on the training sources only, and on the look graph that ships beside it.
+    fitted = spec["fitted_on"]
+    assert all("bench_train" in folder for folder in fitted["data"] + fitted["combine"])
+    assert not set(fitted["data"]) & set(fitted["combine"])
+    digest = hashlib.sha256(LOOK_PATH.read_bytes()).hexdigest()[:16]
+    assert spec["look"]["graph"] == LOOK_PATH.name and spec["look"]["graph_sha256"] == digest
 
 
 def test_a_model_for_other_terms_is_refused(tmp_path: Path) -> None:
     spec = json.loads(MODEL_PATH.read_text())
-    spec["terms"] = spec["terms"][::-1]
+    spec["look"]["terms"] = spec["look"]["terms"][::-1]
     path = tmp_path / "sideways.json"
     path.write_text(json.dumps(spec))
     with pytest.raises(ValueError, match="terms"):
-        SidewaysModel.load(path)
+        SidewaysModels.load(path)

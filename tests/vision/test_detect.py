@@ -13,7 +13,7 @@ from vision.classify import Classifier
 from vision.detect import MODEL_PATH, Detector, decode_heads, drop_specks, restore_collapsed
 from vision.load import Photo
 from vision.nms import nms
-from vision.sideways import sideways_flags
+from vision.sideways import LOOK_SIZE, cues, look_crops, sideways_flags
 from vision.types import Tiles
 
 DATA = Path(__file__).parent / "data"
@@ -260,3 +260,26 @@ def test_restore_collapsed_lengthens_a_shrunk_face_and_leaves_others() -> None:
     # the sliver's own direction: its diagonal ran (8, 10), so the restored one does too
     d = restored[2] - restored[0]
     assert np.isclose(d[1] / d[0], 10 / 8)
+
+
+def test_the_look_sees_a_row_alike_however_the_photo_is_turned() -> None:
+    """The look crops each tile turned so its row runs across: a photo turned a quarter
+    gives the same crops, up to the half turn and mirror the network is trained to ignore."""
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 255, (200, 300), dtype=np.uint8)
+    image = cv2.GaussianBlur(image, (0, 0), 2)
+    quads = np.array(
+        [[[60.0 + 32 * i, 80], [90.0 + 32 * i, 80], [90.0 + 32 * i, 120], [60.0 + 32 * i, 120]]
+         for i in range(5)],
+        np.float32,
+    )  # fmt: skip
+    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+    crops = look_crops(image, quads, cues(quads, boxes))
+    turned = np.ascontiguousarray(np.rot90(image))  # (x, y) -> (y, 299 - x)
+    tquads = np.stack([quads[..., 1], 299 - quads[..., 0]], axis=-1).astype(np.float32)
+    tboxes = np.concatenate([tquads.min(axis=1), tquads.max(axis=1)], axis=1)
+    tcrops = look_crops(turned, tquads, cues(tquads, tboxes))
+    assert crops.shape == tcrops.shape == (5, 1, LOOK_SIZE, LOOK_SIZE)
+    inner = (slice(None), 0, slice(8, -8), slice(8, -8))
+    variants = [tcrops, tcrops[..., ::-1, ::-1], tcrops[..., ::-1, :], tcrops[..., :, ::-1]]
+    assert min(float(np.abs(v[inner] - crops[inner]).mean()) for v in variants) < 0.02
