@@ -16,7 +16,6 @@ Each clue is weak alone on the detector's faces of real photos:
 - Shape and place. A nearly square quad says little of its turn; a sideways face is shorter
   across the row than its neighbours and longer along it, stands further from the next tile,
   and lies flush with the row's near edge, off the neighbours' centre line.
-
 - Look. Pixels the quads may have missed: a small network (`models/sideways_look.onnx`)
   looks at the tile's body and its neighbours, the picture turned so their row runs across,
   and says whether the middle tile lies crosswise. Its logit is one more term.
@@ -195,10 +194,10 @@ def cues(corners: FloatArray, boxes: FloatArray) -> Cues:
         gap = float(np.abs((centres[near] - centres[i]) @ along).min())
         offset = abs(float((centres[i] - np.median(centres[near], axis=0)) @ across))
         out[i] = (
-            np.log(wider),
+            np.log(max(wider, 1e-6)),
             _turn_from(float(angles[i]), angles[near]) / (np.pi / 2),
             np.log(max(float(sides[i].max()), 1e-6) / max(float(sides[i].min()), 1e-6)),
-            np.log(box_wider),
+            np.log(max(box_wider, 1e-6)),
             np.log(max(float(extent_across[0]), 1e-6) / typical_across),
             np.log(max(float(extent_along[0]), 1e-6) / typical_along),
             gap / typical_along,
@@ -253,6 +252,10 @@ def look_logits(crops: Array) -> Array:
     return np.clip(np.asarray(out, np.float64).reshape(-1), -9.0, 9.0)
 
 
+def _model_for(image: npt.NDArray[np.uint8] | None, models: SidewaysModels) -> SidewaysModel:
+    return models.look if image is not None and models.look is not None else models.geometry
+
+
 def sideways_probability(
     corners: FloatArray,
     boxes: FloatArray | None = None,
@@ -264,6 +267,7 @@ def sideways_probability(
     without them each quad's own bounding box stands in. With the `image` (the pixels the
     corners are in) the look joins the geometry."""
     models = models or shipped_models()
+    model = _model_for(image, models)
     if boxes is None:
         boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
     found = cues(corners, boxes)
@@ -271,11 +275,9 @@ def sideways_probability(
     if not found.known.any():
         return out
     terms = terms_of(found.values[found.known])
-    if image is not None and models.look is not None:
-        logits = look_logits(look_crops(image, corners, found))
-        out[found.known] = models.look.probability(np.column_stack([terms, logits]))
-    else:
-        out[found.known] = models.geometry.probability(terms)
+    if model is not models.geometry and image is not None:
+        terms = np.column_stack([terms, look_logits(look_crops(image, corners, found))])
+    out[found.known] = model.probability(terms)
     return out
 
 
@@ -287,7 +289,6 @@ def sideways_flags(
 ) -> BoolArray:
     """(n,) True where a tile lies a quarter turn from its neighbours (`sideways_probability`)."""
     models = models or shipped_models()
-    with_look = image is not None and models.look is not None
-    cut = models.look.threshold if with_look and models.look else models.geometry.threshold
+    cut = _model_for(image, models).threshold
     flags: BoolArray = sideways_probability(corners, boxes, image, models) > cut
     return flags
