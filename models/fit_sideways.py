@@ -1,9 +1,12 @@
 """Fit the sideways flag (`vision.sideways`) on the detector's own tiles: the look network,
 the geometry's logistic model, and the logistic model with the look.
 
-    for seed in 78 79 80; do python benchmarks/recognize.py render --out .cache/sw_$seed \\
-        --n 500 --sources procedural fluffystuff unicode --seed $seed; done
-    python -m models.fit_sideways --data .cache/sw_78 .cache/sw_79 --combine .cache/sw_80
+    python benchmarks/recognize.py render --out .cache/bench_train --n 400 \\
+        --sources procedural fluffystuff unicode --seed 78    # bench_train2: seed 79
+    python benchmarks/recognize.py render --out .cache/bench_train3 --n 500 \\
+        --sources procedural fluffystuff unicode --seed 80
+    python -m models.fit_sideways --data .cache/bench_train .cache/bench_train2 \\
+        --combine .cache/bench_train3
 
 The photos must be labelled (each NNNNN.jpg beside its NNNNN.json with the scene's
 annotations, as `benchmarks/recognize.py render` writes them) and rendered from the training
