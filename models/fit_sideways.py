@@ -94,7 +94,7 @@ def fit(terms: Array, truth: Array, l2: float = 0.01, steps: int = 50) -> tuple[
     return weights, float(w[0] - weights @ mean)
 
 
-def best_threshold(probability: Array, truth: Array) -> float:
+def best_threshold(probability: Array, truth: npt.NDArray[np.bool_]) -> float:
     """The cut with the fewest false plus missed flags (ties: the lowest)."""
     cuts = np.round(np.arange(0.2, 0.81, 0.05), 2)
     errors = [int(((probability > c) != truth).sum()) for c in cuts]
@@ -147,19 +147,9 @@ def train_look(crops: Array, truth: npt.NDArray[np.bool_], minutes: float, seed:
 
 
 def export_look(net: Any, path: Path) -> None:
-    import torch
+    from models.train_classifier import export_onnx
 
-    dummy = torch.zeros(1, 1, LOOK_SIZE, LOOK_SIZE)
-    torch.onnx.export(
-        net,
-        (dummy,),
-        str(path),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    export_onnx(net, path, (1, 1, LOOK_SIZE, LOOK_SIZE), "logits")
 
 
 def _errors(flags: npt.NDArray[np.bool_], truth: npt.NDArray[np.bool_]) -> dict[str, int]:

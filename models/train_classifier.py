@@ -286,16 +286,23 @@ def probs_of(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     return _in_batches(model, x)
 
 
-def export_onnx(model: torch.nn.Module, path: Path) -> None:
+def export_onnx(
+    model: torch.nn.Module,
+    path: Path,
+    shape: tuple[int, ...] = (1, 3, INPUT_H, INPUT_W),
+    output: str = "probs",
+) -> None:
+    """A graph from a batch of `crops` of `shape` (any batch size) to one `output` per crop:
+    the classifier's, and the sideways look's (`models.fit_sideways`)."""
     model = model.eval()
-    dummy = torch.zeros(1, 3, INPUT_H, INPUT_W)
+    dummy = torch.zeros(*shape)
     torch.onnx.export(
         model,
         (dummy,),
         str(path),
         input_names=["crops"],
-        output_names=["probs"],
-        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+        output_names=[output],
+        dynamic_axes={"crops": {0: "n"}, output: {0: "n"}},
         opset_version=OPSET,
         dynamo=False,
     )
