@@ -16,7 +16,7 @@ from PIL import Image
 from datasets.faces.base import FACE_WIDTH, ArtMissing, place_on_face
 from datasets.faces.paths import FETCH_HINT, art_dir, raster_dir
 from datasets.faces.raster_source import RasterSource
-from datasets.faces.rasterize import rsvg_convert
+from datasets.faces.rasterize import rsvg_convert, save_png
 
 DEFAULT_ROOT = Path("/work/shared/data/fluffystuff-tiles")
 VARIANTS = ("Regular", "Black")
@@ -77,7 +77,7 @@ def rasterize_all(root: Path | None = None, force: bool = False) -> int:
                 sym = out_dir / f"_{svg.stem}.sym.png"
                 rsvg_convert(svg, sym, FACE_WIDTH * 2)
                 face = place_on_face(Image.open(sym), background, margin=0.07)
-                Image.fromarray(face).save(out)
+                save_png(Image.fromarray(face), out)
                 sym.unlink()
             count += 1
     return count
@@ -94,12 +94,23 @@ def _cached_files(variants: list[str]) -> dict[str, list[Path]]:
     return files
 
 
+def _half_cached(root: Path) -> bool:
+    """Whether some SVG face of some variant has no cached PNG yet (every variant in full,
+    or the light-to-dark weighting silently shifts)."""
+    return any(
+        code_of(svg.stem) is not None
+        and not (raster_dir() / "fluffystuff" / variant / f"{svg.stem}.png").is_file()
+        for variant, folder in _variant_dirs(root)
+        for svg in folder.glob("*.svg")
+    )
+
+
 class FluffyStuffSource(RasterSource):
     def __init__(self, root: Path | None = None) -> None:
         root = root or default_root()
         svg_variants = [v for v, _ in _variant_dirs(root)]
         files = _cached_files(svg_variants or list(VARIANTS))
-        if len(files) < 34 and svg_variants:
+        if _half_cached(root) and svg_variants:
             rasterize_all(root)  # first use without fetch_art.sh: cache now (a few seconds)
             files = _cached_files(svg_variants)
         if not files:

@@ -14,7 +14,7 @@ from PIL import Image
 from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH, ArtMissing
 from datasets.faces.paths import FETCH_HINT, art_dir, raster_dir
 from datasets.faces.raster_source import RasterSource
-from datasets.faces.rasterize import rsvg_convert
+from datasets.faces.rasterize import rsvg_convert, save_png
 
 LICENSE = "GPL-2.0-or-later (GNOME Mahjongg themes)"
 # Strip order, read off the smooth theme: dots, winds N W S E, red and green dragons,
@@ -66,8 +66,7 @@ def rasterize_all(force: bool = False) -> int:
         for k, code in enumerate(order):
             face = strip.crop((k * tile_w + fx0, fy0, k * tile_w + fx1, fy1)).convert("RGB")
             face = face.resize((FACE_WIDTH, FACE_HEIGHT), Image.Resampling.LANCZOS)
-            out_dir.mkdir(parents=True, exist_ok=True)
-            face.save(out_dir / f"{code}.png")
+            save_png(face, out_dir / f"{code}.png")
             count += 1
     return count
 
@@ -85,7 +84,9 @@ def _cached_files() -> dict[str, list[Path]]:
 class GnomeSource(RasterSource):
     def __init__(self) -> None:
         files = _cached_files()
-        if len(files) < len(STRIP) and themes_dir().is_dir():
+        cached = sum(len(paths) for paths in files.values())
+        # every theme in full (as in kde.py): a half-cached theme must not thin the source
+        if cached < len(STRIP) * len(THEMES) and themes_dir().is_dir():
             rasterize_all()
             files = _cached_files()
         if not files:

@@ -18,6 +18,7 @@ from PIL import Image
 from datasets.faces.base import FACE_WIDTH, ArtMissing, ink_bbox, place_on_face
 from datasets.faces.paths import FETCH_HINT, art_dir, raster_dir
 from datasets.faces.raster_source import RasterSource
+from datasets.faces.rasterize import save_png
 
 THEMES = ("traditional", "default", "classic")
 LICENSE = "GPL-2.0-or-later (KDE kmahjongglib tilesets)"
@@ -127,11 +128,14 @@ def rasterize_all(force: bool = False) -> int:
         for code, element in {**ELEMENT_OF, **THEME_OVERRIDES.get(theme, {})}.items():
             out = out_dir / f"{code}.png"
             if force or not out.is_file():
-                out_dir.mkdir(parents=True, exist_ok=True)
                 face = place_on_face(_element_ink(svgz, element), background, margin=0.1)
-                Image.fromarray(face).save(out)
+                save_png(Image.fromarray(face), out)
             count += 1
     return count
+
+
+def _fetched_themes() -> list[str]:
+    return [t for t in THEMES if (tileset_dir() / f"{t}.svgz").is_file()]
 
 
 def _cached_files() -> dict[str, list[Path]]:
@@ -147,8 +151,11 @@ def _cached_files() -> dict[str, list[Path]]:
 class KdeSource(RasterSource):
     def __init__(self) -> None:
         files = _cached_files()
-        if len(files) < len(ELEMENT_OF) and tileset_dir().is_dir():
-            rasterize_all()  # first use without fetch_art.sh: cache now
+        cached = sum(len(paths) for paths in files.values())
+        # Every fetched theme in full, not only every code: a theme still being cached by
+        # another process would otherwise drop out of the held-out set without a word.
+        if cached < len(ELEMENT_OF) * len(_fetched_themes()):
+            rasterize_all()  # first use without fetch_art.sh, or a cache half-filled: cache now
             files = _cached_files()
         if not files:
             raise ArtMissing(f"KDE tilesets not fetched nor rasterized: {FETCH_HINT}")

@@ -6,11 +6,14 @@ describes its own SVG jobs; this module only runs rsvg-convert and keeps the cac
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from PIL import Image
 
 from datasets.faces.base import ArtMissing
 
@@ -21,7 +24,7 @@ def rsvg_convert(svg: Path | bytes, out: Path, width: int) -> None:
     if exe is None:
         raise ArtMissing("rsvg-convert not found: scripts/fetch_art.sh installs librsvg2-bin")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp.png")
+    tmp = out.with_suffix(f".{os.getpid()}.tmp.png")
     if isinstance(svg, bytes):
         with tempfile.NamedTemporaryFile(suffix=".svg") as f:
             f.write(svg)
@@ -30,6 +33,15 @@ def rsvg_convert(svg: Path | bytes, out: Path, width: int) -> None:
     else:
         subprocess.run([exe, "-w", str(width), str(svg), "-o", str(tmp)], check=True)
     tmp.replace(out)  # atomic: a half-written PNG never looks cached
+
+
+def save_png(image: Image.Image, out: Path) -> None:
+    """Write a cached face so that a reader never finds it half-written (another process may
+    be filling the same cache: fetch_art.sh beside a first render)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(f".{os.getpid()}.tmp.png")
+    image.save(tmp)
+    tmp.replace(out)
 
 
 def main() -> int:

@@ -225,3 +225,33 @@ def test_unicode_faces_keep_no_frame_along_their_sides() -> None:
                     default=0,
                 )
                 assert longest < 0.6 * h, f"{font} {code}: a bar {longest} of {h} px along a side"
+
+
+def test_kde_source_fills_a_half_cached_raster_before_use(tmp_path, monkeypatch) -> None:
+    """A first render beside fetch_art.sh found one theme cached and the others still being
+    written, and drew its held-out photos from that theme alone (session 20): a theme that
+    is fetched but not fully cached must be cached before the source is used."""
+    from PIL import Image
+
+    from datasets.faces import kde
+
+    monkeypatch.setenv("MJLENS_ART_DIR", str(tmp_path))
+    kde.tileset_dir().mkdir(parents=True)
+    for theme in kde.THEMES:
+        (kde.tileset_dir() / f"{theme}.svgz").write_bytes(b"")
+
+    def cache(theme: str) -> None:
+        for code in kde.ELEMENT_OF:
+            out = tmp_path / "raster" / "kde" / theme / f"{code}.png"
+            kde.save_png(Image.new("RGB", (120, 160), (250, 240, 220)), out)
+
+    cache("traditional")
+    calls = []
+    monkeypatch.setattr(
+        kde, "rasterize_all", lambda: calls.append(1) or [cache(t) for t in kde.THEMES]
+    )
+    source = kde.KdeSource()
+    assert calls == [1]
+    assert len(source.paths("1m")) == len(kde.THEMES)
+    kde.KdeSource()  # a full cache is used as it is
+    assert calls == [1]
