@@ -23,7 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "classify": ("api.commands.classify", "label single-tile crops"),
     "serve": ("api.commands.serve", "start the HTTP API and the phone page"),
     "synth": ("api.commands.synth", "render labeled synthetic photos of declared wins"),
-    "train": ("api.commands.train", "train a model: detector, classifier or sideways flag"),
+    "train": (
+        "api.commands.train",
+        "train a model: detector, classifier, sideways flag or corner refiner",
+    ),
     "eval": ("api.commands.eval", "measure the shipped models"),
 }
 

@@ -53,29 +53,47 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     return options
 
 
-def rectify(image: npt.NDArray[np.uint8], corners: FloatArray) -> npt.NDArray[np.uint8]:
-    """The face inside `corners` (TL, TR, BR, BL, image pixels) warped upright to 80x64.
+def face_rect(
+    size: tuple[int, int] = (INPUT_W, INPUT_H), margin: tuple[float, float] = (0.0, 0.0)
+) -> FloatArray:
+    """Where `rectify` puts a face's corners (TL, TR, BR, BL) in a crop `size` (w, h) that
+    keeps `margin` (x, y) pixels of the photo round the face."""
+    (w, h), (mx, my) = size, margin
+    return np.array([[mx, my], [w - mx, my], [w - mx, h - my], [mx, h - my]], np.float32)
+
+
+def rectify(
+    image: npt.NDArray[np.uint8],
+    corners: FloatArray,
+    size: tuple[int, int] = (INPUT_W, INPUT_H),
+    margin: tuple[float, float] = (0.0, 0.0),
+) -> npt.NDArray[np.uint8]:
+    """The face inside `corners` (TL, TR, BR, BL, image pixels) warped upright into a crop
+    `size` (w, h), by default the classifier's 80x64 with the face edge to edge; `margin`
+    keeps that many crop pixels of the photo round the face (`face_rect`).
 
     A face much larger than the crop is first shrunk by area averaging: the warp samples
     single pixels, and from a large face it would keep a random subset of the thin strokes
     (aliasing) where the network was trained on faces near its own size."""
     quad = corners.astype(np.float32)
+    dst = face_rect(size, margin)
+    inner_w, inner_h = dst[2] - dst[0]
     width = max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[3]))
     height = max(np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1]))
-    shrink = float(min(width / INPUT_W, height / INPUT_H))
+    shrink = float(min(width / inner_w, height / inner_h))
     if shrink > AREA_SHRINK:
         h, w = image.shape[:2]
-        x0, y0 = np.clip(np.floor(quad.min(axis=0)) - 2, 0, (w, h)).astype(int)
-        x1, y1 = np.clip(np.ceil(quad.max(axis=0)) + 2, 0, (w, h)).astype(int)
+        pad = 2 + max(margin[0] / inner_w * width, margin[1] / inner_h * height)
+        x0, y0 = np.clip(np.floor(quad.min(axis=0) - pad), 0, (w, h)).astype(int)
+        x1, y1 = np.clip(np.ceil(quad.max(axis=0) + pad), 0, (w, h)).astype(int)
         if x1 - x0 >= 2 and y1 - y0 >= 2:
             nw, nh = max(1, round((x1 - x0) / shrink)), max(1, round((y1 - y0) / shrink))
             region = image[y0:y1, x0:x1]
             image = np.asarray(cv2.resize(region, (nw, nh), interpolation=cv2.INTER_AREA), np.uint8)
             quad = (quad - (x0, y0)) * np.array([nw / (x1 - x0), nh / (y1 - y0)], np.float32)
-    dst = np.array([[0, 0], [INPUT_W, 0], [INPUT_W, INPUT_H], [0, INPUT_H]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     crop = cv2.warpPerspective(
-        image, matrix, (INPUT_W, INPUT_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     return np.asarray(crop, dtype=np.uint8)
 

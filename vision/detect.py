@@ -22,6 +22,7 @@ from vision.classify import session_options
 from vision.geometry import face_sides
 from vision.load import Photo
 from vision.nms import nms
+from vision.refine import Refiner, shipped
 from vision.sideways import sideways_flags
 from vision.types import FloatArray, Tiles
 
@@ -188,6 +189,8 @@ class Detector:
         threshold: float = 0.3,
         threads: int | None = None,
         second_pass: bool = True,
+        refine: bool = True,
+        refiner_path: str | Path | None = None,
     ) -> None:
         path = Path(model_path) if model_path is not None else MODEL_PATH
         if not path.is_file():
@@ -195,6 +198,9 @@ class Detector:
         self.model_path = path
         self.threshold = threshold
         self.second_pass = second_pass
+        # The refiner sets the corners on the faces' edges (vision/refine.py); without its
+        # model file the detector's own corners stand.
+        self.refiner = (Refiner(refiner_path) if refiner_path else shipped()) if refine else None
         self.session = ort.InferenceSession(
             str(path), session_options(threads), providers=["CPUExecutionProvider"]
         )
@@ -225,6 +231,8 @@ class Detector:
         # Restored last: the looks' choice of scale and the one-peak test go by the
         # network's own quads (a restored standing tile's would cover its neighbour).
         corners = restore_collapsed(tiles.corners, tiles.xyxy)
+        if self.refiner is not None:
+            corners = self.refiner.refine(image, corners)
         return Tiles(
             tiles.xyxy,
             corners,

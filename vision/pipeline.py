@@ -135,6 +135,8 @@ class Recognizer:
             "classifier": _model_card(classifier_file),
             "sideways": _model_card(SIDEWAYS_MODEL),
         }
+        if self.detector.refiner is not None:
+            self.models["refiner"] = _model_card(self.detector.refiner.model_path)
 
     def recognize(
         self,

@@ -1,9 +1,10 @@
-"""`mjlens train detector|classifier|sideways ...`: the training entry points (needs the train
-extra).
+"""`mjlens train detector|classifier|sideways|refiner ...`: the training entry points
+(needs the train extra).
 
 mjlens train classifier --minutes 35 --camerash ../shared/data/camerash-crops
 mjlens train detector --data runs/det_train --minutes 60
 mjlens train sideways --data .cache/bench_train .cache/bench_train2 --combine .cache/bench_train3
+mjlens train refiner --data .cache/bench_train .cache/bench_train2 .cache/bench_train3
 
 Everything after the model name goes to the trainer (models/train_<model>.py, or
 models/fit_sideways.py); see `--help` there.
@@ -20,6 +21,7 @@ MODULES = {
     "classifier": "models.train_classifier",
     "detector": "models.train_detector",
     "sideways": "models.fit_sideways",
+    "refiner": "models.train_refiner",
 }
 
 
