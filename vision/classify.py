@@ -53,6 +53,16 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     return options
 
 
+def run_in_batches(session: ort.InferenceSession, batch: FloatArray, outputs: int) -> FloatArray:
+    """One model's answers for a stacked input, at most _BATCH rows a call (bounded memory,
+    few calls for a whole hand): (n, outputs) float32."""
+    name = session.get_inputs()[0].name
+    out = [
+        session.run(None, {name: batch[i : i + _BATCH]})[0] for i in range(0, len(batch), _BATCH)
+    ]
+    return np.concatenate(out).astype(np.float32) if out else np.zeros((0, outputs), np.float32)
+
+
 def face_rect(
     size: tuple[int, int] = (INPUT_W, INPUT_H), margin: tuple[float, float] = (0.0, 0.0)
 ) -> FloatArray:
@@ -122,18 +132,13 @@ class Classifier:
         self.session = ort.InferenceSession(
             str(path), session_options(threads), providers=["CPUExecutionProvider"]
         )
-        self.input_name = self.session.get_inputs()[0].name
 
     def classify_crops(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64)."""
         if not crops:
             return np.zeros((0, len(CLASSES)), dtype=np.float32)
         batch = np.stack([self._prepare(crop) for crop in crops])
-        out = [
-            self.session.run(None, {self.input_name: batch[i : i + _BATCH]})[0]
-            for i in range(0, len(batch), _BATCH)
-        ]
-        return np.concatenate(out).astype(np.float32)
+        return run_in_batches(self.session, batch, len(CLASSES))
 
     def classify(self, photo: Photo, tiles: Tiles) -> Tiles:
         """`tiles` with `probs` filled from face crops rectified out of the working image.

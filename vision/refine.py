@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
 
-from vision.classify import face_rect, rectify, session_options
+from vision.classify import face_rect, rectify, run_in_batches, session_options
 from vision.types import FloatArray
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "refiner.onnx"
@@ -34,7 +34,6 @@ MARGIN = (16.0, 16.0)  # photo kept round the quad, crop pixels: a third of a fa
 FACE = face_rect(PATCH, MARGIN)  # the quad's corners in the crop (a 48 x 64 face)
 FACE_W = float(FACE[1, 0] - FACE[0, 0])
 ROUNDS = 2
-_BATCH = 64
 
 
 def patches(image: npt.NDArray[np.uint8], quads: FloatArray) -> FloatArray:
@@ -49,18 +48,19 @@ def patches(image: npt.NDArray[np.uint8], quads: FloatArray) -> FloatArray:
 
 def to_patch(quads: FloatArray, points: FloatArray) -> FloatArray:
     """(n, 4, 2) image points -> the same points in each quad's crop."""
-    out = np.empty_like(points, dtype=np.float32)
-    for i, (quad, pts) in enumerate(zip(quads, points, strict=True)):
-        matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), FACE)
-        out[i] = cv2.perspectiveTransform(pts[None].astype(np.float32), matrix)[0]
-    return out
+    return _map(quads, points, into_crop=True)
 
 
 def from_patch(quads: FloatArray, points: FloatArray) -> FloatArray:
     """(n, 4, 2) points in each quad's crop -> image points."""
+    return _map(quads, points, into_crop=False)
+
+
+def _map(quads: FloatArray, points: FloatArray, into_crop: bool) -> FloatArray:
     out = np.empty_like(points, dtype=np.float32)
     for i, (quad, pts) in enumerate(zip(quads, points, strict=True)):
-        matrix = cv2.getPerspectiveTransform(FACE, quad.astype(np.float32))
+        ends = (quad.astype(np.float32), FACE)
+        matrix = cv2.getPerspectiveTransform(*(ends if into_crop else ends[::-1]))
         out[i] = cv2.perspectiveTransform(pts[None].astype(np.float32), matrix)[0]
     return out
 
@@ -98,15 +98,10 @@ class Refiner:
         self.session = ort.InferenceSession(
             str(path), session_options(threads), providers=["CPUExecutionProvider"]
         )
-        self.input_name = self.session.get_inputs()[0].name
 
     def offsets(self, image: npt.NDArray[np.uint8], quads: FloatArray) -> FloatArray:
-        batch = patches(image, quads)
-        out = [
-            self.session.run(None, {self.input_name: batch[i : i + _BATCH]})[0]
-            for i in range(0, len(batch), _BATCH)
-        ]
-        return np.concatenate(out).astype(np.float32) if out else np.zeros((0, 8), np.float32)
+        """(n, 8) the network's answers for the quads' crops."""
+        return run_in_batches(self.session, patches(image, quads), 8)
 
     def refine(self, image: npt.NDArray[np.uint8], corners: FloatArray) -> FloatArray:
         """(n, 4, 2) corners in `image` pixels, each set on its face's edges where the
