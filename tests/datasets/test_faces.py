@@ -106,6 +106,43 @@ def test_procedural_dots_rank_n_has_n_coins(rank: int) -> None:
         assert _count_blobs(canvas.to_array()) == rank, (rank, seed)
 
 
+@pytest.mark.parametrize("rank", range(3, 10))
+def test_procedural_dots_in_another_arrangement_keep_n_coins(
+    rank: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows of other widths and rings: the count is what a rank's faces share."""
+    from datasets.faces.procedural import dots
+    from datasets.faces.procedural.canvas import Canvas
+    from datasets.faces.procedural.layout import content_box
+    from datasets.faces.procedural.style import random_style
+
+    _source("procedural")
+    monkeypatch.setattr(dots, "OTHER_SHARE", 1.0)
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        style = random_style(rng)
+        canvas = Canvas(style.background)
+        dots.draw_dots(canvas, style, content_box(canvas, style, has_index=False), rank, rng)
+        assert _count_blobs(canvas.to_array()) == rank, (rank, seed)
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_other_arrangements_place_n_apart_inside_the_box(n: int) -> None:
+    from datasets.faces.procedural.arrangements import other_arrangement
+
+    for seed in range(20):
+        for sticks in (False, True):
+            placed = other_arrangement(n, np.random.default_rng(seed), sticks)
+            if placed is None:
+                assert n < 3 or (sticks and n < 4)
+                continue
+            centres = np.array([(u, v) for u, v, _ in placed])
+            assert len(centres) == n
+            assert ((centres > 0) & (centres < 1)).all()
+            gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(n)
+            assert gaps.min() > 0.1, (n, seed, sticks)
+
+
 @pytest.mark.parametrize("rank", [2, 3, 4, 7])
 def test_procedural_free_index_sits_in_a_gap(rank: int) -> None:
     """An index printed among the coins adds ink only where the coins left the face bare."""

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from datasets.faces.procedural.arrangements import Placement, other_arrangement
 from datasets.faces.procedural.birds import draw_bird
 from datasets.faces.procedural.canvas import RGB, Canvas
 from datasets.faces.procedural.layout import Box
@@ -46,6 +47,20 @@ LAYOUTS: dict[int, list[Stick]] = {
     ],
     9: [(u, v, 0.28, 0.0, "a" if u == 0.5 else "g") for v in (0.16, 0.5, 0.84) for u in _COL3],
 }
+# Share of faces whose sticks lie in another arrangement than the rank's usual one
+# (arrangements.py: short canes in rows or columns, a diamond or ring).
+OTHER_SHARE = 0.25
+
+
+def _sticks_of(placement: Placement, roles: list[str]) -> list[Stick]:
+    """Sticks on another arrangement: as long as its rows leave room for (a ring's sticks
+    a little shorter), upright in rows, along the ring on a ring."""
+    rows = len({round(v, 3) for _, v, _ in placement})
+    ringed = any(tilt != 0 for *_, tilt in placement)
+    length = 0.26 if ringed else min(0.44, 0.8 / rows)
+    return [
+        (u, v, length, tilt, role) for (u, v, tilt), role in zip(placement, roles, strict=True)
+    ]
 
 
 def draw_bamboo(
@@ -86,7 +101,12 @@ def draw_bamboo(
     length_scale = float(rng.uniform(0.72, 1.08))
     wobble = float(rng.uniform(0.0, 0.025))
     three_upside_down = rank == 3 and rng.random() < 0.15  # two over one on some sets
-    for u, v, length, tilt, role in LAYOUTS[rank]:
+    sticks = LAYOUTS[rank]
+    other = other_arrangement(rank, rng, sticks=True) if rng.random() < OTHER_SHARE else None
+    if other is not None:  # the usual colours, top to bottom, on the other arrangement
+        sticks = _sticks_of(other, [role for *_, role in sticks])
+        flip_eight = three_upside_down = False
+    for u, v, length, tilt, role in sticks:
         if flip_eight or three_upside_down:
             v, tilt = 1 - v, -tilt
         u = 0.5 + (u - 0.5) * squeeze_u + float(rng.normal(0, wobble))

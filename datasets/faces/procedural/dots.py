@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from datasets.faces.procedural.arrangements import other_arrangement
 from datasets.faces.procedural.canvas import RGB, Canvas
 from datasets.faces.procedural.layout import Box
 from datasets.faces.procedural.style import Style
@@ -37,6 +38,9 @@ LAYOUTS: dict[int, tuple[list[tuple[float, float]], str]] = {
     8: ([(u, v) for v in (0.12, 0.37, 0.63, 0.88) for u in (0.27, 0.73)], "bbbbbbbb"),
     9: ([(u, v) for v in (0.15, 0.5, 0.85) for u in (0.18, 0.5, 0.82)], "bbbrrrggg"),
 }
+# Share of faces whose coins lie in another arrangement than the rank's usual one
+# (arrangements.py: rows of other widths, a ring).
+OTHER_SHARE = 0.25
 # Coin radius as a fraction of the content width.
 RADIUS = {1: 0.5, 2: 0.28, 3: 0.2, 4: 0.22, 5: 0.2, 6: 0.19, 7: 0.15, 8: 0.16, 9: 0.15}
 
@@ -48,6 +52,10 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
     r = RADIUS[rank] * w * float(rng.uniform(0.75, 1.05))
     if rng.random() < 0.35:  # the 3's and 7's diagonals run either way (KDE's default set)
         centres = [(1 - u, v) for u, v in centres]
+    other = other_arrangement(rank, rng, sticks=False) if rng.random() < OTHER_SHARE else None
+    if other is not None:  # the usual colours, top to bottom, on the other arrangement
+        centres = [(u, v) for u, v, _ in other]
+        r = max(r, RADIUS[rank] * w * 0.9)  # the coins' gaps shrink them where they must
     # Sets space and place their coins a little differently: a per-set squeeze towards the
     # centre and a small per-coin offset, so the count is what stays the same.
     squeeze = float(rng.uniform(0.85, 1.0))
