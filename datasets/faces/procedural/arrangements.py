@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -80,4 +81,4 @@ def _splits(n: int, widest: int) -> list[tuple[int, ...]]:
 
 
 def _lone_pair(widths: tuple[int, ...]) -> bool:
-    return any(a == b == 1 for a, b in zip(widths, widths[1:], strict=False))
+    return any(a == b == 1 for a, b in pairwise(widths))
