@@ -58,9 +58,7 @@ def _sticks_of(placement: Placement, roles: list[str]) -> list[Stick]:
     rows = len({round(v, 3) for _, v, _ in placement})
     ringed = any(tilt != 0 for *_, tilt in placement)
     length = 0.26 if ringed else min(0.44, 0.8 / rows)
-    return [
-        (u, v, length, tilt, role) for (u, v, tilt), role in zip(placement, roles, strict=True)
-    ]
+    return [(u, v, length, tilt, role) for (u, v, tilt), role in zip(placement, roles, strict=True)]
 
 
 def draw_bamboo(
