@@ -143,6 +143,23 @@ def test_other_arrangements_place_n_apart_inside_the_box(n: int) -> None:
             assert gaps.min() > 0.1, (n, seed, sticks)
 
 
+@pytest.mark.parametrize("n", range(4, 10))
+def test_sticks_in_another_arrangement_never_touch_along_a_column(n: int) -> None:
+    """Two sticks end to end read as one long cane: the count would change."""
+    from datasets.faces.procedural.arrangements import other_arrangement
+    from datasets.faces.procedural.bamboo import _sticks_of
+
+    for seed in range(40):
+        placed = other_arrangement(n, np.random.default_rng(seed), sticks=True)
+        assert placed is not None
+        sticks = _sticks_of(placed, ["g"] * n)
+        assert len(sticks) == n
+        for i, (u, v, length, tilt, _) in enumerate(sticks):
+            for u2, v2, *_ in sticks[i + 1 :]:
+                if tilt == 0 and abs(u - u2) < 0.05:
+                    assert abs(v - v2) > length, (n, seed)
+
+
 @pytest.mark.parametrize("rank", [2, 3, 4, 7])
 def test_procedural_free_index_sits_in_a_gap(rank: int) -> None:
     """An index printed among the coins adds ink only where the coins left the face bare."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 
@@ -53,11 +54,13 @@ OTHER_SHARE = 0.25
 
 
 def _sticks_of(placement: Placement, roles: list[str]) -> list[Stick]:
-    """Sticks on another arrangement: as long as its rows leave room for (a ring's sticks
-    a little shorter), upright in rows, along the ring on a ring."""
-    rows = len({round(v, 3) for _, v, _ in placement})
+    """Sticks on another arrangement: upright in rows, each four fifths of its row's pitch
+    long so that a column's sticks never touch (two touching read as one long cane); along
+    the ring, and shorter, on a ring."""
+    levels = sorted({round(v, 3) for _, v, _ in placement})
+    pitch = min((b - a for a, b in pairwise(levels)), default=1.0)
     ringed = any(tilt != 0 for *_, tilt in placement)
-    length = 0.26 if ringed else min(0.44, 0.8 / rows)
+    length = 0.26 if ringed else min(0.44, 0.8 * pitch)
     return [(u, v, length, tilt, role) for (u, v, tilt), role in zip(placement, roles, strict=True)]
 
 
