@@ -136,7 +136,7 @@ def test_other_arrangements_place_n_apart_inside_the_box(n: int) -> None:
             if placed is None:
                 assert n < 3 or (sticks and n < 4)
                 continue
-            centres = np.array([(u, v) for u, v, _ in placed])
+            centres = np.array(placed)
             assert len(centres) == n
             assert ((centres > 0) & (centres < 1)).all()
             gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(n)

@@ -1,14 +1,13 @@
 """Other ways a set lays out its N coins or N sticks: rows of other widths, grids, rings.
 
 Most sets share one arrangement a rank, but not all: some print the 8 of dots as rows of
-2-1-2-1-2 or a ring, the 6 of bamboo as two columns of three short canes, the 8 of bamboo as
-a diamond of sticks. A reader that learned one arrangement a rank reads such a face by its
-shape, not its count (held-out KDE faces: 8 dots in rows read 5p, two columns of three canes
-read 9s, a diamond of eight sticks read 8p). Drawing a share of faces in another arrangement
-keeps the count the only thing a rank's faces share.
+2-1-2-1-2 or a ring, the 6 of bamboo as two columns of three short canes. A reader that
+learned one arrangement a rank reads such a face by its shape, not its count (held-out KDE
+faces: 8 dots in rows read 5p, two columns of three canes read 9s). Drawing a share of faces
+in another arrangement keeps the count the only thing a rank's faces share.
 
-Each arrangement is a list of (u, v, tilt) in the content box: centres in [0, 1] and, for
-sticks, a tilt in degrees (0 upright); coins ignore the tilt.
+Each arrangement is a list of (u, v) centres in [0, 1] of the content box, row by row from
+the top.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from itertools import pairwise
 
 import numpy as np
 
-Placement = list[tuple[float, float, float]]
+Placement = list[tuple[float, float]]
 
 
 def rows_of(widths: list[int], spread_u: float = 0.72, spread_v: float = 0.74) -> Placement:
@@ -29,7 +28,7 @@ def rows_of(widths: list[int], spread_u: float = 0.72, spread_v: float = 0.74) -
         v = 0.5 + (r / max(len(widths) - 1, 1) - 0.5) * spread_v if len(widths) > 1 else 0.5
         for c in range(width):
             u = 0.5 + (c / max(width - 1, 1) - 0.5) * spread_u if width > 1 else 0.5
-            placed.append((u, v, 0.0))
+            placed.append((u, v))
     return placed
 
 
@@ -42,18 +41,16 @@ def row_widths(n: int, rng: np.random.Generator, widest: int = 4) -> list[int]:
     return list(pool[int(rng.integers(len(pool)))])
 
 
-def ring(n: int, rng: np.random.Generator, centre: bool, tangent: bool) -> Placement:
-    """n placed on an ellipse (one of them in its centre when `centre`); sticks on a ring
-    lie along it when `tangent`, as a diamond of canes does."""
+def ring(n: int, rng: np.random.Generator, centre: bool) -> Placement:
+    """n placed on an ellipse, one of them in its centre when `centre`."""
     around = n - 1 if centre else n
     start = float(rng.choice([0.0, math.pi / around]))
     placed = []
     for k in range(around):
         a = start + 2 * math.pi * k / around
-        u, v = 0.5 + 0.36 * math.sin(a), 0.5 - 0.38 * math.cos(a)
-        placed.append((u, v, math.degrees(-a) + 90.0 if tangent else 0.0))
+        placed.append((0.5 + 0.36 * math.sin(a), 0.5 - 0.38 * math.cos(a)))
     if centre:
-        placed.append((0.5, 0.5, 0.0))
+        placed.append((0.5, 0.5))
     return placed
 
 
@@ -63,11 +60,13 @@ def other_arrangement(n: int, rng: np.random.Generator, sticks: bool) -> Placeme
     if n < 3 or (sticks and n < 4):
         return None
     kinds = ["rows", "rows"]
-    if n >= 5:
+    if n >= 5 and not sticks:
+        # Not sticks: a ring of sticks looks like the frame round a white dragon (runs X4
+        # and W4, trained with stick rings, read held-out KDE white dragons as 7s or 8s).
         kinds.append("ring")
     kind = kinds[int(rng.integers(len(kinds)))]
     if kind == "ring":
-        return ring(n, rng, centre=n >= 7 and rng.random() < 0.5, tangent=sticks)
+        return ring(n, rng, centre=n >= 7 and rng.random() < 0.5)
     widths = row_widths(n, rng, widest=3 if sticks else 4)
     spread_u = float(rng.uniform(0.55, 0.8)) if max(widths) > 2 else float(rng.uniform(0.4, 0.6))
     return rows_of(widths, spread_u, float(rng.uniform(0.62, 0.8)))

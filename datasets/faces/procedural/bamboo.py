@@ -49,19 +49,17 @@ LAYOUTS: dict[int, list[Stick]] = {
     9: [(u, v, 0.28, 0.0, "a" if u == 0.5 else "g") for v in (0.16, 0.5, 0.84) for u in _COL3],
 }
 # Share of faces whose sticks lie in another arrangement than the rank's usual one
-# (arrangements.py: short canes in rows or columns, a diamond or ring).
+# (arrangements.py: short canes in rows of other widths).
 OTHER_SHARE = 0.25
 
 
 def _sticks_of(placement: Placement, roles: list[str]) -> list[Stick]:
-    """Sticks on another arrangement: upright in rows, each four fifths of its row's pitch
-    long so that a column's sticks never touch (two touching read as one long cane); along
-    the ring, and shorter, on a ring."""
-    levels = sorted({round(v, 3) for _, v, _ in placement})
+    """Sticks on another arrangement of rows, upright, each seven tenths of its row's pitch
+    long so that a column's sticks never touch (two touching read as one long cane)."""
+    levels = sorted({round(v, 3) for _, v in placement})
     pitch = min((b - a for a, b in pairwise(levels)), default=1.0)
-    ringed = any(tilt != 0 for *_, tilt in placement)
-    length = 0.26 if ringed else min(0.44, 0.8 * pitch)
-    return [(u, v, length, tilt, role) for (u, v, tilt), role in zip(placement, roles, strict=True)]
+    length = min(0.44, 0.7 * pitch)  # room for the per-stick wobble too
+    return [(u, v, length, 0.0, role) for (u, v), role in zip(placement, roles, strict=True)]
 
 
 def draw_bamboo(

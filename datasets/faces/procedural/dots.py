@@ -54,7 +54,7 @@ def draw_dots(canvas: Canvas, style: Style, box: Box, rank: int, rng: np.random.
         centres = [(1 - u, v) for u, v in centres]
     other = other_arrangement(rank, rng, sticks=False) if rng.random() < OTHER_SHARE else None
     if other is not None:  # the usual colours, top to bottom, on the other arrangement
-        centres = [(u, v) for u, v, _ in other]
+        centres = other
         r = max(r, RADIUS[rank] * w * 0.9)  # the coins' gaps shrink them where they must
     # Sets space and place their coins a little differently: a per-set squeeze towards the
     # centre and a small per-coin offset, so the count is what stays the same.
