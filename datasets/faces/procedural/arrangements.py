@@ -23,13 +23,18 @@ Placement = list[tuple[float, float]]
 
 def rows_of(widths: list[int], spread_u: float = 0.72, spread_v: float = 0.74) -> Placement:
     """Centred rows, top to bottom, of the given widths."""
-    placed = []
-    for r, width in enumerate(widths):
-        v = 0.5 + (r / max(len(widths) - 1, 1) - 0.5) * spread_v if len(widths) > 1 else 0.5
-        for c in range(width):
-            u = 0.5 + (c / max(width - 1, 1) - 0.5) * spread_u if width > 1 else 0.5
-            placed.append((u, v))
-    return placed
+    return [
+        (u, v)
+        for v, width in zip(_spaced(len(widths), spread_v), widths, strict=True)
+        for u in _spaced(width, spread_u)
+    ]
+
+
+def _spaced(n: int, spread: float) -> list[float]:
+    """n evenly spaced positions spanning `spread`, centred on 0.5 (one alone at 0.5)."""
+    if n == 1:
+        return [0.5]
+    return [float(x) for x in np.linspace(0.5 - spread / 2, 0.5 + spread / 2, n)]
 
 
 def row_widths(n: int, rng: np.random.Generator, widest: int = 4) -> list[int]:
