@@ -90,6 +90,53 @@ def test_procedural_varies_between_calls() -> None:
     assert not np.array_equal(faces[0], faces[1])
 
 
+def test_procedural_dragons_are_beasts_on_a_whole_set_or_none(monkeypatch) -> None:
+    from datasets.faces.procedural import glyphs
+
+    source = _source("procedural")
+    drawn: list[str] = []
+    monkeypatch.setattr(glyphs, "draw_creature", lambda *a, **k: drawn.append("beast"))
+    beast_sets = 0
+    for seed in range(120):
+        kinds = {}
+        for code in ("C", "F", "P"):
+            drawn.clear()
+            source.face(code, np.random.default_rng(seed))
+            kinds[code] = bool(drawn)
+        # faces seeded alike are one set: red and green beasts together, and a beast white
+        # dragon only on a set of beasts (else its frame)
+        assert kinds["C"] == kinds["F"], seed
+        assert kinds["C"] or not kinds["P"], seed
+        beast_sets += kinds["C"]
+    assert 3 <= beast_sets <= 30  # about a tenth of the sets
+
+
+def test_procedural_frame_of_bars_inks_all_four_sides() -> None:
+    from datasets.faces.procedural import glyphs
+    from datasets.faces.procedural.canvas import Canvas
+    from datasets.faces.procedural.layout import content_box
+    from datasets.faces.procedural.style import random_style
+
+    _source("procedural")  # skips without the CJK fonts the style picks from
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        style = random_style(rng)
+        canvas = Canvas(style.background)
+        glyphs._frame_of_bars(canvas, style, content_box(canvas, style, False), rng)
+        ink = np.abs(np.asarray(canvas.image, int) - style.background).sum(axis=2) > 60
+        rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+        top, bottom, left, right = rows[0], rows[-1], cols[0], cols[-1]
+        edges = {
+            "top": ink[top : top + 3, left : right + 1].any(axis=0),
+            "bottom": ink[bottom - 2 : bottom + 1, left : right + 1].any(axis=0),
+            "left": ink[top : bottom + 1, left : left + 3].any(axis=1),
+            "right": ink[top : bottom + 1, right - 2 : right + 1].any(axis=1),
+        }
+        for side, inked in edges.items():
+            # inked along most of each side: a frame, not bars down two sides (a cane face)
+            assert inked.mean() > 0.5, (seed, side, inked.mean())
+
+
 @pytest.mark.parametrize("rank", range(1, 10))
 def test_procedural_dots_rank_n_has_n_coins(rank: int) -> None:
     from datasets.faces.procedural.canvas import Canvas

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.faces.procedural.canvas import RGB, Canvas
+from datasets.faces.procedural.creatures import draw_creature
 from datasets.faces.procedural.layout import CHINESE_NUMERALS, Box, sub_box
 from datasets.faces.procedural.style import Style
 
@@ -13,6 +14,20 @@ WIND_GLYPHS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 # tiles: a word of a phrase, different per set); any glyph will do, the frame is the cue.
 # Never 發 or 中 (other tiles); not the words of the camerash sets we measure on.
 FRAME_FILLERS = "福財壽喜龍鳳吉祥如意平安富貴興旺和順"
+# Sets that paint the dragons as beasts (some Western and novelty sets). Each dragon face
+# draws this first after the style, so faces seeded alike agree: a whole set or none.
+CREATURE_SHARE = 0.1
+
+
+def _creature_set(rng: np.random.Generator) -> bool:
+    return bool(rng.random() < CREATURE_SHARE)
+
+
+def _creature_inks(style: Style, body: RGB, rng: np.random.Generator) -> tuple[RGB | None, RGB]:
+    """Outline (None: none) and the colour of eye and scales for a beast in `body` ink."""
+    outline = style.black if rng.random() < 0.5 else None
+    marks = style.black if outline is None or rng.random() < 0.5 else style.background
+    return outline, marks
 
 
 def draw_character(
@@ -65,6 +80,9 @@ def draw_wind(canvas: Canvas, style: Style, box: Box, code: str, rng: np.random.
 
 
 def draw_red_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
+    if _creature_set(rng):
+        draw_creature(canvas, box, style.red, *_creature_inks(style, style.red, rng), rng)
+        return
     canvas.glyph(
         "中",
         style.font,
@@ -76,6 +94,9 @@ def draw_red_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gener
 
 
 def draw_green_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
+    if _creature_set(rng):
+        draw_creature(canvas, box, style.green, *_creature_inks(style, style.green, rng), rng)
+        return
     # Japanese sets sometimes print 發 in black with green, most sets all green.
     role = "k" if style.japanese and rng.random() < 0.2 else "g"
     canvas.glyph(
@@ -89,13 +110,26 @@ def draw_green_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gen
 
 
 def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
-    """白: blank (Japanese), a blue frame (Hong Kong, sometimes with a glyph inside), or 白."""
+    """白: blank (Japanese), a blue frame (Hong Kong, sometimes with a glyph inside), a frame
+    of bars and blocks, 白, or on a set of beasts a white beast outlined."""
+    if _creature_set(rng) and rng.random() < 0.6:  # else the frame, as the other sets
+        ink = style.colour(str(rng.choice(["k", "b", "g"], p=[0.6, 0.3, 0.1])))
+        marks = ink if rng.random() < 0.7 else style.red
+        draw_creature(canvas, box, style.background, ink, marks, rng)
+        return
     kind = (
         "blank"
         if style.japanese and rng.random() < 0.6
-        else str(rng.choice(["frame", "frame_glyph", "glyph", "blank"], p=[0.6, 0.2, 0.1, 0.1]))
+        else str(
+            rng.choice(
+                ["frame", "frame_glyph", "bars", "glyph", "blank"], p=[0.48, 0.18, 0.14, 0.1, 0.1]
+            )
+        )
     )
     if kind == "blank":
+        return
+    if kind == "bars":
+        _frame_of_bars(canvas, style, box, rng)
         return
     if kind == "glyph":
         colour = style.colour("b" if rng.random() < 0.6 else "k")
@@ -134,6 +168,66 @@ def _frame(
         for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
             canvas.draw.rectangle((cx - n / 2, cy - n / 2, cx + n / 2, cy + n / 2), fill=colour)
     return (x0, y0, x1, y1), outer
+
+
+def _frame_of_bars(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
+    """A frame built of short bars with blocks (or gaps) between them, the blocks often in a
+    second ink: an ornament of older Chinese sets."""
+    inks = ["k", "b", "g", "r"]
+    bar = style.colour(str(rng.choice(inks, p=[0.45, 0.35, 0.1, 0.1])))
+    block = style.colour(str(rng.choice(inks, p=[0.2, 0.2, 0.1, 0.5])))
+    inset = float(rng.uniform(0.0, 0.12))
+    x0, y0, x1, y1 = sub_box(box, inset, inset * 0.75, 1 - inset, 1 - inset * 0.75)
+    t = (x1 - x0) * float(rng.uniform(0.07, 0.13)) * style.stroke  # bar thickness
+    square_blocks = rng.random() < 0.8  # else gaps only
+    # Bars at least 1.5 blocks long, so each side keeps its bars (a frame of gaps with bars
+    # down two sides only would look like a face of canes).
+    most_across = max(1, int((x1 - x0) / (2.8 * t)))
+    most_down = max(1, int((y1 - y0) / (2.8 * t)))
+    across = min(int(rng.integers(2, 5)), most_across)
+    down = min(int(rng.integers(3, 6)), most_down)
+    rows = _frame_rows((x0, y0, x1, y1), t, across, down)
+    for (bx0, by0, bx1, by1), is_block in rows:
+        if is_block:
+            if square_blocks:
+                canvas.draw.rectangle((bx0, by0, bx1, by1), fill=block)
+        else:
+            canvas.draw.rectangle((bx0, by0, bx1, by1), fill=bar)
+    if rng.random() < 0.5:  # an inner line
+        g = t * float(rng.uniform(1.4, 2.2))
+        canvas.draw.rectangle(
+            (x0 + g, y0 + g, x1 - g, y1 - g), outline=bar, width=max(2, round(t * 0.3))
+        )
+
+
+def _frame_rows(frame: Box, t: float, across: int, down: int) -> list[tuple[Box, bool]]:
+    """The frame's pieces: (rectangle, is a block) round `frame`, `across` bars along the top
+    and bottom, `down` along the sides, a block of side `t` at each corner and between bars."""
+    x0, y0, x1, y1 = frame
+    pieces: list[tuple[Box, bool]] = []
+
+    def side(a: float, b: float, n: int) -> list[tuple[float, float, bool]]:
+        edges = np.linspace(a, b, n + 1)
+        spans = []
+        for k in range(n):
+            lo, hi = float(edges[k]), float(edges[k + 1])
+            spans.append((lo - t / 2, lo + t / 2, True))  # the block at each joint
+            if hi - lo > t * 1.5:  # room for a bar between the blocks
+                spans.append((lo + t / 2 + t * 0.15, hi - t / 2 - t * 0.15, False))
+        spans.append((b - t / 2, b + t / 2, True))
+        return spans
+
+    for lo, hi, is_block in side(x0 + t / 2, x1 - t / 2, across):
+        pieces.append(((lo, y0, hi, y0 + t), is_block))
+        pieces.append(((lo, y1 - t, hi, y1), is_block))
+    for lo, hi, is_block in side(y0 + t / 2, y1 - t / 2, down):
+        if not is_block:
+            pieces.append(((x0, lo, x0 + t, hi), False))
+            pieces.append(((x1 - t, lo, x1, hi), False))
+        elif y0 + t < lo and hi < y1 - t:  # the corners are done by the top and bottom
+            pieces.append(((x0, lo, x0 + t, hi), True))
+            pieces.append(((x1 - t, lo, x1, hi), True))
+    return pieces
 
 
 def _tied_box(canvas: Canvas, frame: Box, colour: RGB, thin: float) -> None:
