@@ -25,6 +25,12 @@ from vision.classify import Classifier
 RASTERS = Path(__file__).resolve().parents[1] / ".cache" / "art" / "raster"
 
 
+def theme_faces(theme: Path) -> list[Path]:
+    """The theme's face rasters, named by code; not GNOME's cached theme strip (`_strip.png`),
+    which was once counted as a face always misread."""
+    return [png for png in sorted(theme.glob("*.png")) if png.stem in CLASSES]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crops", type=int, default=8, help="augmented crops per face")
@@ -38,7 +44,7 @@ def main() -> None:
         raise SystemExit(f"no theme rasters under {RASTERS}: run scripts/fetch_art.sh first")
     for theme in themes:
         crops, truth = [], []
-        for png in sorted(theme.glob("*.png")):
+        for png in theme_faces(theme):
             face = cv2.cvtColor(cv2.imread(str(png)), cv2.COLOR_BGR2RGB)
             face = cv2.resize(face, (120, 160), interpolation=cv2.INTER_AREA)
             for _ in range(args.crops):

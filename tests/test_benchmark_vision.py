@@ -32,3 +32,11 @@ def test_pad_for_peer_centres_each_crop_on_a_table_three_times_its_size(tmp_path
     assert image.shape == (120, 120, 3)
     assert np.abs(image[60, 60].astype(int) - 200).max() < 8  # the crop, JPEG-rounded
     assert np.abs(image[5, 5].astype(int) - PEER_TABLE).max() < 8
+
+
+def test_themes_count_only_faces_named_by_code(tmp_path) -> None:
+    from benchmarks.themes import theme_faces
+
+    for name in ("1m.png", "P.png", "_strip.png", "notes.png"):
+        (tmp_path / name).write_bytes(b"")
+    assert [p.name for p in theme_faces(tmp_path)] == ["1m.png", "P.png"]
