@@ -153,6 +153,24 @@ def test_procedural_dots_rank_n_has_n_coins(rank: int) -> None:
         assert _count_blobs(canvas.to_array()) == rank, (rank, seed)
 
 
+@pytest.mark.parametrize("cross", [False, True])
+def test_procedural_one_dot_medallion_is_one_coin(cross: bool) -> None:
+    from datasets.faces.procedural.canvas import Canvas
+    from datasets.faces.procedural.dots import _medallion
+    from datasets.faces.procedural.style import random_style
+
+    _source("procedural")
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        style = random_style(rng)
+        canvas = Canvas(style.background)
+        r = canvas.W * 0.4
+        inks = (style.blue, style.green, style.red)
+        _medallion(canvas, style, canvas.W / 2, canvas.H / 2, r, cross, inks, r * 0.07, rng)
+        # arms, lobes and petals hang together: the 1-dot is one figure, not a count of coins
+        assert _count_blobs(canvas.to_array()) == 1, seed
+
+
 @pytest.mark.parametrize("rank", range(3, 10))
 def test_procedural_dots_in_another_arrangement_keep_n_coins(
     rank: int, monkeypatch: pytest.MonkeyPatch

@@ -159,7 +159,11 @@ def _big_coin(
     c_out, c_mid, c_in = (style.colour(x) for x in roles[:3])
     bg = style.background
     lw = max(2.0, r * 0.07 * style.stroke)
-    design = int(rng.integers(3))
+    # 0-2 a ringed coin, 3 a rosette of petals, 4 a cross of four lobed arms: no outer ring
+    design = int(rng.choice(5, p=[0.24, 0.2, 0.16, 0.2, 0.2]))
+    if design >= 3:
+        _medallion(canvas, style, cx, cy, r, design == 4, (c_out, c_mid, c_in), lw, rng)
+        return
     canvas.circle(cx, cy, r, fill=c_out)
     canvas.circle(cx, cy, r - lw * 1.5, fill=bg)
     if design == 0:  # a ring of petals round a ringed centre
@@ -197,3 +201,45 @@ def _big_coin(
                 outline=c_out,
                 width=lw,
             )
+
+
+def _medallion(
+    canvas: Canvas,
+    style: Style,
+    cx: float,
+    cy: float,
+    r: float,
+    cross: bool,
+    inks: tuple[RGB, RGB, RGB],
+    lw: float,
+    rng: np.random.Generator,
+) -> None:
+    """A 1-dot without a rim: a rosette of petals, or a cross of four arms ending in lobes
+    (some sets draw the one coin as a flower or an ornament), round a small ringed coin."""
+    c_out, c_mid, c_in = inks
+    bg = style.background
+    turn = math.pi / 4 if rng.random() < 0.3 else 0.0
+    if cross:
+        for k in range(4):
+            a = turn + math.pi / 2 * k
+            ux, uy = math.cos(a), math.sin(a)
+            canvas.line([(cx, cy), (cx + ux * r * 0.7, cy + uy * r * 0.7)], c_mid, r * 0.3)
+            for side in (-1.0, 1.0):  # a trefoil end: two side lobes and one ahead
+                lx = cx + ux * r * 0.72 - uy * side * r * 0.2
+                ly = cy + uy * r * 0.72 + ux * side * r * 0.2
+                canvas.circle(lx, ly, r * 0.16, fill=c_out)
+            canvas.circle(cx + ux * r * 0.86, cy + uy * r * 0.86, r * 0.16, fill=c_out)
+    else:
+        petals = int(rng.choice([5, 6, 8, 10]))
+        for k in range(petals):
+            a = math.degrees(turn + 2 * math.pi * k / petals)
+            canvas.leaf(cx, cy, r, r * 0.32, a, c_mid)
+        if rng.random() < 0.5:  # small dots between the petals
+            for k in range(petals):
+                a = turn + 2 * math.pi * (k + 0.5) / petals
+                canvas.circle(
+                    cx + r * 0.7 * math.cos(a), cy + r * 0.7 * math.sin(a), r * 0.07, fill=c_out
+                )
+    canvas.circle(cx, cy, r * 0.36, fill=c_in)
+    canvas.circle(cx, cy, r * 0.36 - lw, fill=bg)
+    canvas.circle(cx, cy, r * 0.2, fill=c_out)
