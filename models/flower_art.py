@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw
 from datasets.faces.fonts import cjk_fonts, load_font
 from datasets.faces.procedural.layout import CHINESE_NUMERALS
 from models.flower_icons import draw_icon_face
+from models.season_trees import draw_season_tree
 
 Rng = np.random.Generator
 FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
@@ -35,6 +36,10 @@ FULL_BLOOM_SHARE = 0.35  # plants with one big peony-like bloom rather than smal
 # Plant faces with the numeral alone, no character: many Chinese sets print just 一二三四 (or
 # 1-4) over the plant, and a lone red numeral on top otherwise reads as a characters tile.
 NUMERAL_ALONE_SHARE = 0.3
+# Season faces of the picture kind painted as a tree in that season (models.season_trees);
+# a share of those print no numeral and no character: the tree names the tile.
+SEASON_TREE_SHARE = 0.3
+TREE_ALONE_SHARE = 0.4
 # Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
 # first session's classifier runs did (券才證首是選耀您), which flatters that validation measure.
 DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
@@ -257,6 +262,21 @@ def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.n
     if rng.random() < ICON_SHARE / (1 - LETTERED_SHARE):
         draw_icon_face(draw, rng, index, w, h)
         return np.asarray(image, dtype=np.uint8).copy()
+    if index >= 4 and rng.random() < SEASON_TREE_SHARE:
+        draw_season_tree(draw, rng, index - 4, w, h)
+        if rng.random() < TREE_ALONE_SHARE:
+            return np.asarray(image, dtype=np.uint8).copy()
+        own_char = rng.random() < 0.75
+        lettered = own_char and rng.random() >= NUMERAL_ALONE_SHARE
+    else:
+        own_char, lettered = _paint(draw, rng, index, w, h)
+    _label(draw, rng, index, numeral, own_char, lettered, w)
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+def _paint(draw: ImageDraw.ImageDraw, rng: Rng, index: int, w: int, h: int) -> tuple[bool, bool]:
+    """A plant or a scene; returns whether the face prints its own character, and whether
+    that character (not the picture) is what names it."""
     own_char = rng.random() < 0.75
     lettered = own_char and rng.random() >= NUMERAL_ALONE_SHARE
     if lettered:  # the character names the tile; the picture may be any plant or scene
@@ -269,6 +289,19 @@ def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.n
         _plant(draw, rng, index, w, h)
     else:
         _season_scene(draw, rng, w, h)
+    return own_char, lettered
+
+
+def _label(
+    draw: ImageDraw.ImageDraw,
+    rng: Rng,
+    index: int,
+    numeral: str,
+    own_char: bool,
+    lettered: bool,
+    w: int,
+) -> None:
+    """The corner numeral and, unless the face goes without, a character (its own or not)."""
     fonts, weights = cjk_fonts()
     font_face = fonts[rng.choice(len(fonts), p=np.asarray(weights))]
     char = FLOWER_CHARS[index] if own_char else DECOY_CHARS[rng.integers(len(DECOY_CHARS))]
@@ -287,4 +320,3 @@ def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.n
     draw.text((num_x, pad), numeral, font=num_font, fill=_pick(rng, INKS))
     if lettered or (not own_char and rng.random() >= NUMERAL_ALONE_SHARE):
         draw.text((char_x, char_y), char, font=char_font, fill=_pick(rng, INKS))
-    return np.asarray(image, dtype=np.uint8).copy()

@@ -52,3 +52,28 @@ def test_icon_face_draws_for_every_code() -> None:
         image = Image.new("RGB", (120, 160), PAPER)
         draw_icon_face(ImageDraw.Draw(image), np.random.default_rng(index), index, 120, 160)
         assert np.any(np.asarray(image) != PAPER)
+
+
+def test_season_trees_carry_their_season_in_colour() -> None:
+    from PIL import Image, ImageDraw
+
+    from models.season_trees import draw_season_tree
+
+    paper = (245, 242, 230)
+    for seed in range(12):
+        inks = []
+        for season in range(4):
+            image = Image.new("RGB", (120, 160), paper)
+            draw_season_tree(ImageDraw.Draw(image), np.random.default_rng(seed), season, 120, 160)
+            rgb = np.asarray(image, float)
+            inks.append(rgb[np.abs(rgb - paper).sum(axis=2) > 60])
+        _, summer, autumn, winter = inks
+        # With no numeral or character the tree alone names the season: blossom in spring,
+        # a green crown in summer, warm leaves in autumn, dark bark and blue snow in winter.
+        bright = [float((ink[:, 0] > 190).mean()) for ink in inks]
+        assert bright[0] > 0.05 and bright[3] == 0.0, (seed, bright)
+        green = summer.mean(axis=0)
+        assert green[1] > green[0] and green[1] > green[2], seed
+        warm = autumn.mean(axis=0)
+        assert warm[0] > warm[1] > warm[2], seed
+        assert not ((winter[:, 1] > winter[:, 0]) & (winter[:, 1] > winter[:, 2])).any(), seed
