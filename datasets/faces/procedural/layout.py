@@ -11,20 +11,32 @@ from datasets.faces.procedural.style import Style
 Box = tuple[float, float, float, float]
 
 CHINESE_NUMERALS = "一二三四五六七八九"
+BIG_INDEX_WIDTH = 0.24  # of the face width: the column a big index takes
 
 
 def content_box(canvas: Canvas, style: Style, has_index: bool) -> Box:
-    """The area the main pattern fills; a corner index takes a strip off the top."""
+    """The area the main pattern fills; a corner index takes a strip off the top, a big one
+    a column off its side (some sets print a numeral a quarter of the face wide and shift
+    the pattern over: held-out KDE sets read such a 6 of bamboo, two columns and a big 6,
+    as the 9)."""
     x0, y0 = canvas.W * style.margin_x, canvas.H * style.margin_y
     x1, y1 = canvas.W - x0, canvas.H - y0
-    if has_index:
+    if has_index and style.index_big:
+        if style.index_right:
+            x1 -= canvas.W * BIG_INDEX_WIDTH
+        else:
+            x0 += canvas.W * BIG_INDEX_WIDTH
+    elif has_index:
         y0 += canvas.H * 0.08
     return x0, y0, x1, y1
 
 
 def draw_corner_index(canvas: Canvas, style: Style, text: str, colour_role: str = "k") -> None:
-    """A small index (arabic digit, Chinese numeral or wind letter) in a top corner."""
+    """A small index (arabic digit, Chinese numeral or wind letter) in a top corner, or a
+    big one in the column `content_box` left beside the pattern."""
     size = canvas.H * 0.13
+    if style.index_big:  # as wide (0.8 of its height) as the column, less a little
+        size = canvas.W * BIG_INDEX_WIDTH * 0.95 / 0.8
     mx = canvas.W * max(0.04, style.margin_x * 0.5)
     my = canvas.H * max(0.03, style.margin_y * 0.5)
     x0 = canvas.W - mx - size * 0.8 if style.index_right else mx

@@ -29,6 +29,7 @@ class Style:
     corner_index: str  # "none" | "arabic" | "chinese": Hong Kong sets print small indices
     index_right: bool  # index in the top-right instead of the top-left corner
     index_free: bool  # index in a gap of the pattern instead of a corner strip
+    index_big: bool  # a large index beside the pattern, which moves over (a column, not a strip)
     japanese: bool  # riichi habits: red fives, blank white dragon
     glyph_stroke: int  # extra pixels of stroke on glyphs (heavier print)
     engrave_depth: float  # 0: flat print; else how dark the groove rims are
@@ -98,4 +99,5 @@ def random_style(rng: np.random.Generator) -> Style:
         ink_outline=int(rng.integers(2, 5)) if rng.random() < 0.15 else 0,
         ink_shadow=int(rng.integers(2, 6)) if rng.random() < 0.12 else 0,
         ink_gradient=float(rng.uniform(0.12, 0.3)) if rng.random() < 0.15 else 0.0,
+        index_big=bool(rng.random() < 0.2),
     )
