@@ -314,6 +314,10 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "labelled_right_decoded": _tile_share(rows, "labelled_right_decoded", "tiles_in_photo"),
         "labelled_by_kind": _by_kind(rows),
         "flowers_for_same_number": sum(r.get("flowers_for_same_number", 0) for r in rows),
+        # which faces are misread as which, over all photos: where the classifier's work is
+        "misnamed_most": dict(
+            Counter(m for r in rows for m in r.get("misnamed", [])).most_common(25)
+        ),
         "median_ms": statistics.median(r["ms"] for r in rows),
         "p95_decode_ms": float(np.percentile([r["decode_ms"] for r in rows], 95)),
     }
@@ -333,6 +337,7 @@ def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) ->
         found = {j: i for i, j in match_faces(result.tiles.centers, result.tiles.confidence, quads)}
     by_kind: dict[str, list[int]] = {}  # kind -> [tiles, missed, misnamed]
     twins = 0
+    misnamed: list[str] = []  # "TRUE->NAMED" after the rules
     for j, ann in enumerate(anns):
         sort = "face-down" if ann.get("face_down") else "flower" if truth[j] in FLOWERS else "suit"
         tally = by_kind.setdefault(f"{sort}/{ann.get('role')}", [0, 0, 0])
@@ -343,6 +348,7 @@ def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) ->
         named = result.decoded.codes[found[j]]
         if named != truth[j]:
             tally[2] += 1
+            misnamed.append(f"{truth[j]}->{named}")
             if sort == "flower" and named in FLOWERS:
                 twins += int(named[0]) % 4 == int(truth[j][0]) % 4
     return {
@@ -352,6 +358,7 @@ def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) ->
         ),
         "by_kind": by_kind,
         "flowers_for_same_number": twins,
+        "misnamed": misnamed,
     }
 
 
