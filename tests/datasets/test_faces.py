@@ -90,27 +90,6 @@ def test_procedural_varies_between_calls() -> None:
     assert not np.array_equal(faces[0], faces[1])
 
 
-def test_procedural_dragons_are_beasts_on_a_whole_set_or_none(monkeypatch) -> None:
-    from datasets.faces.procedural import glyphs
-
-    source = _source("procedural")
-    drawn: list[str] = []
-    monkeypatch.setattr(glyphs, "draw_creature", lambda *a, **k: drawn.append("beast"))
-    beast_sets = 0
-    for seed in range(120):
-        kinds = {}
-        for code in ("C", "F", "P"):
-            drawn.clear()
-            source.face(code, np.random.default_rng(seed))
-            kinds[code] = bool(drawn)
-        # faces seeded alike are one set: red and green beasts together, and a beast white
-        # dragon only on a set of beasts (else its frame)
-        assert kinds["C"] == kinds["F"], seed
-        assert kinds["C"] or not kinds["P"], seed
-        beast_sets += kinds["C"]
-    assert 3 <= beast_sets <= 30  # about a tenth of the sets
-
-
 def test_procedural_frame_of_bars_inks_all_four_sides() -> None:
     from datasets.faces.procedural import glyphs
     from datasets.faces.procedural.canvas import Canvas

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.faces.procedural.canvas import RGB, Canvas
-from datasets.faces.procedural.creatures import draw_creature
 from datasets.faces.procedural.layout import CHINESE_NUMERALS, Box, sub_box
 from datasets.faces.procedural.style import Style
 
@@ -14,20 +13,6 @@ WIND_GLYPHS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 # tiles: a word of a phrase, different per set); any glyph will do, the frame is the cue.
 # Never 發 or 中 (other tiles); not the words of the camerash sets we measure on.
 FRAME_FILLERS = "福財壽喜龍鳳吉祥如意平安富貴興旺和順"
-# Sets that paint the dragons as beasts (some Western and novelty sets). Each dragon face
-# draws this first after the style, so faces seeded alike agree: a whole set or none.
-CREATURE_SHARE = 0.1
-
-
-def _creature_set(rng: np.random.Generator) -> bool:
-    return bool(rng.random() < CREATURE_SHARE)
-
-
-def _creature_inks(style: Style, body: RGB, rng: np.random.Generator) -> tuple[RGB | None, RGB]:
-    """Outline (None: none) and the colour of eye and scales for a beast in `body` ink."""
-    outline = style.black if rng.random() < 0.5 else None
-    marks = style.black if outline is None or rng.random() < 0.5 else style.background
-    return outline, marks
 
 
 def draw_character(
@@ -80,9 +65,6 @@ def draw_wind(canvas: Canvas, style: Style, box: Box, code: str, rng: np.random.
 
 
 def draw_red_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
-    if _creature_set(rng):
-        draw_creature(canvas, box, style.red, *_creature_inks(style, style.red, rng), rng)
-        return
     canvas.glyph(
         "中",
         style.font,
@@ -94,9 +76,6 @@ def draw_red_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gener
 
 
 def draw_green_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
-    if _creature_set(rng):
-        draw_creature(canvas, box, style.green, *_creature_inks(style, style.green, rng), rng)
-        return
     # Japanese sets sometimes print 發 in black with green, most sets all green.
     role = "k" if style.japanese and rng.random() < 0.2 else "g"
     canvas.glyph(
@@ -111,12 +90,7 @@ def draw_green_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Gen
 
 def draw_white_dragon(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
     """白: blank (Japanese), a blue frame (Hong Kong, sometimes with a glyph inside), a frame
-    of bars and blocks, 白, or on a set of beasts a white beast outlined."""
-    if _creature_set(rng) and rng.random() < 0.6:  # else the frame, as the other sets
-        ink = style.colour(str(rng.choice(["k", "b", "g"], p=[0.6, 0.3, 0.1])))
-        marks = ink if rng.random() < 0.7 else style.red
-        draw_creature(canvas, box, style.background, ink, marks, rng)
-        return
+    of bars and blocks, or 白."""
     kind = (
         "blank"
         if style.japanese and rng.random() < 0.6
