@@ -146,7 +146,7 @@ def _frame(
 
 def _frame_of_bars(canvas: Canvas, style: Style, box: Box, rng: np.random.Generator) -> None:
     """A frame built of short bars with blocks (or gaps) between them, the blocks often in a
-    second ink: an ornament of older Chinese sets."""
+    second ink, as some sets print it."""
     inks = ["k", "b", "g", "r"]
     bar = style.colour(str(rng.choice(inks, p=[0.45, 0.35, 0.1, 0.1])))
     block = style.colour(str(rng.choice(inks, p=[0.2, 0.2, 0.1, 0.5])))
