@@ -266,19 +266,23 @@ def flower_face(code: str, rng: Rng, size: tuple[int, int] = (120, 160)) -> np.n
         draw_season_tree(draw, rng, index - 4, w, h)
         if rng.random() < TREE_ALONE_SHARE:
             return np.asarray(image, dtype=np.uint8).copy()
-        own_char = rng.random() < 0.75
-        lettered = own_char and rng.random() >= NUMERAL_ALONE_SHARE
+        own_char, lettered = _naming(rng)
     else:
         own_char, lettered = _paint(draw, rng, index, w, h)
     _label(draw, rng, index, numeral, own_char, lettered, w)
     return np.asarray(image, dtype=np.uint8).copy()
 
 
-def _paint(draw: ImageDraw.ImageDraw, rng: Rng, index: int, w: int, h: int) -> tuple[bool, bool]:
-    """A plant or a scene; returns whether the face prints its own character, and whether
-    that character (not the picture) is what names it."""
+def _naming(rng: Rng) -> tuple[bool, bool]:
+    """Whether the face prints its own character, and whether that character (not the
+    picture) is what names it."""
     own_char = rng.random() < 0.75
-    lettered = own_char and rng.random() >= NUMERAL_ALONE_SHARE
+    return own_char, own_char and rng.random() >= NUMERAL_ALONE_SHARE
+
+
+def _paint(draw: ImageDraw.ImageDraw, rng: Rng, index: int, w: int, h: int) -> tuple[bool, bool]:
+    """A plant or a scene; returns `_naming`'s choice, which the picture follows."""
+    own_char, lettered = _naming(rng)
     if lettered:  # the character names the tile; the picture may be any plant or scene
         kind = index if index < 4 and rng.random() < 0.7 else int(rng.integers(0, 5))
         if index >= 4 and rng.random() < 0.5:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import ImageDraw
 
+from datasets.faces.procedural.style import pick_shade
+
 Rng = np.random.Generator
 RGB = tuple[int, int, int]
 
@@ -19,13 +21,6 @@ SPRING = [(240, 150, 180), (230, 90, 130), (250, 200, 210), (220, 60, 80), (245,
 SUMMER = [(40, 130, 40), (30, 100, 30), (70, 160, 50), (20, 110, 70), (90, 150, 40)]
 AUTUMN = [(210, 60, 30), (230, 120, 20), (240, 180, 30), (180, 40, 30), (200, 90, 40)]
 SNOW = [(120, 160, 210), (90, 130, 190), (150, 170, 200)]
-
-
-def _jitter(rng: Rng, palette: list[RGB]) -> RGB:
-    c = np.clip(
-        np.asarray(palette[int(rng.integers(len(palette)))]) + rng.integers(-20, 21, 3), 0, 255
-    )
-    return int(c[0]), int(c[1]), int(c[2])
 
 
 def _branches(
@@ -48,9 +43,10 @@ def _branches(
             a = angle + rng.uniform(-0.75, 0.75)
             end = (px + np.cos(a) * length, py + np.sin(a) * length)
             end = (float(np.clip(end[0], w * 0.06, w * 0.94)), float(np.clip(end[1], h * 0.12, h)))
-            draw.line([(px, py), end], fill=bark, width=max(1, int(lw * 0.65)))
+            thinner = max(1, int(lw * 0.65))
+            draw.line([(px, py), end], fill=bark, width=thinner)
             if level + 1 < depth:
-                stack.append((end, a, length * 0.7, max(1, int(lw * 0.65)), level + 1))
+                stack.append((end, a, length * 0.7, thinner, level + 1))
             else:
                 tips.append(end)
     return tips
@@ -58,10 +54,10 @@ def _branches(
 
 def draw_season_tree(draw: ImageDraw.ImageDraw, rng: Rng, season: int, w: int, h: int) -> None:
     """`season` 0 spring, 1 summer, 2 autumn, 3 winter."""
-    bark = _jitter(rng, BARK)
+    bark = pick_shade(rng, BARK, 20)
     tips = _branches(draw, rng, w, h, bark, twiggy=season in (0, 3))
     if season == 0:  # blossom along the twigs, a few young leaves
-        colour = _jitter(rng, SPRING)
+        colour = pick_shade(rng, SPRING, 20)
         for x, y in tips:
             for _ in range(int(rng.integers(1, 4))):
                 cx, cy = x + rng.normal(0, w * 0.04), y + rng.normal(0, w * 0.04)
@@ -75,7 +71,7 @@ def draw_season_tree(draw: ImageDraw.ImageDraw, rng: Rng, season: int, w: int, h
                     [cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3], fill=(230, 190, 40)
                 )
     elif season == 1:  # a full green crown hiding the branches
-        greens = [_jitter(rng, SUMMER) for _ in range(3)]
+        greens = [pick_shade(rng, SUMMER, 20) for _ in range(3)]
         for _ in range(2):
             for x, y in tips:
                 r = w * rng.uniform(0.09, 0.15)
@@ -87,14 +83,16 @@ def draw_season_tree(draw: ImageDraw.ImageDraw, rng: Rng, season: int, w: int, h
                 r = w * rng.uniform(0.03, 0.07)
                 cx, cy = x + rng.normal(0, w * 0.05), y + rng.normal(0, w * 0.05)
                 draw.ellipse(
-                    [cx - r, cy - r * 0.7, cx + r, cy + r * 0.7], fill=_jitter(rng, AUTUMN)
+                    [cx - r, cy - r * 0.7, cx + r, cy + r * 0.7], fill=pick_shade(rng, AUTUMN, 20)
                 )
         for _ in range(int(rng.integers(3, 9))):
             cx, cy = w * rng.uniform(0.1, 0.9), h * rng.uniform(0.6, 0.95)
             r = w * rng.uniform(0.02, 0.04)
-            draw.ellipse([cx - r, cy - r * 0.6, cx + r, cy + r * 0.6], fill=_jitter(rng, AUTUMN))
+            draw.ellipse(
+                [cx - r, cy - r * 0.6, cx + r, cy + r * 0.6], fill=pick_shade(rng, AUTUMN, 20)
+            )
     else:  # bare, with snow on the ground and in the air
-        snow = _jitter(rng, SNOW)
+        snow = pick_shade(rng, SNOW, 20)
         ground = h * rng.uniform(0.88, 0.95)
         xs = np.linspace(0, w, 8)
         ys = ground + rng.normal(0, h * 0.01, 8)

@@ -160,13 +160,10 @@ def _frame_of_bars(canvas: Canvas, style: Style, box: Box, rng: np.random.Genera
     most_down = max(1, int((y1 - y0) / (2.8 * t)))
     across = min(int(rng.integers(2, 5)), most_across)
     down = min(int(rng.integers(3, 6)), most_down)
-    rows = _frame_rows((x0, y0, x1, y1), t, across, down)
-    for (bx0, by0, bx1, by1), is_block in rows:
-        if is_block:
-            if square_blocks:
-                canvas.draw.rectangle((bx0, by0, bx1, by1), fill=block)
-        else:
-            canvas.draw.rectangle((bx0, by0, bx1, by1), fill=bar)
+    for piece, is_block in _frame_rows((x0, y0, x1, y1), t, across, down):
+        if is_block and not square_blocks:
+            continue
+        canvas.draw.rectangle(piece, fill=block if is_block else bar)
     if rng.random() < 0.5:  # an inner line
         g = t * float(rng.uniform(1.4, 2.2))
         canvas.draw.rectangle(

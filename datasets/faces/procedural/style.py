@@ -57,7 +57,8 @@ def _background(rng: np.random.Generator) -> RGB:
     return (int(c[0]), int(c[1]), int(c[2]))
 
 
-def _pick(rng: np.random.Generator, options: list[tuple[int, int, int]], amount: int) -> RGB:
+def pick_shade(rng: np.random.Generator, options: list[tuple[int, int, int]], amount: int) -> RGB:
+    """One of `options`, each channel shifted by up to `amount`: a set's own shade."""
     return _jitter(rng, options[int(rng.integers(len(options)))], amount)
 
 
@@ -79,10 +80,10 @@ def random_style(rng: np.random.Generator) -> Style:
     )
     return Style(
         background=_background(rng),
-        blue=_pick(rng, _BLUES, 20),
-        green=_pick(rng, _GREENS, 20),
-        red=_pick(rng, _REDS, 20),
-        black=_pick(rng, _BLACKS, 10),
+        blue=pick_shade(rng, _BLUES, 20),
+        green=pick_shade(rng, _GREENS, 20),
+        red=pick_shade(rng, _REDS, 20),
+        black=pick_shade(rng, _BLACKS, 10),
         font=font,
         small_font=small_font,
         stroke=float(rng.uniform(0.7, 1.5)),
