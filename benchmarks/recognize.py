@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scoring.score import score as score_hand
 from scoring.tiles import BACK, FLOWERS
 from vision.load import load_photo, read_header
+from vision.looks import describe
 from vision.pipeline import Recognition, Recognizer, interpret
 from vision.simulate import tiles_from_annotations
 from vision.types import Tiles
@@ -155,7 +156,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             size = (header.width, header.height)
             result = interpret(tiles, context, args.ruleset, image_size=size)
         elif args.cache:
-            tiles, size = _models_read(recognizer, path.with_suffix(".jpg"), Path(args.cache))
+            tiles, size = models_read(recognizer, path.with_suffix(".jpg"), Path(args.cache))
             result = interpret(tiles, context, args.ruleset, image_size=size)
         else:
             result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
@@ -178,7 +179,7 @@ def evaluate(args: argparse.Namespace) -> Json:
 _TILE_FIELDS = tuple(f.name for f in fields(Tiles))
 
 
-def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
+def models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
     """The models' tiles of one photo, kept in `cache` so that layout and decoding changes are
     measured again in seconds. The cache is one pair of models': it records their digests and
     refuses another pair."""
@@ -192,8 +193,12 @@ def _models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles,
     kept = cache / f"{jpg.stem}.npz"
     if kept.exists():
         with np.load(kept) as z:
-            kept_tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS})
-            return kept_tiles, (int(z["size"][0]), int(z["size"][1]))
+            kept_tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
+            size = (int(z["size"][0]), int(z["size"][1]))
+        if "looks" not in z.files:  # kept before tiles carried their looks: add them
+            photo = load_photo(jpg)
+            kept_tiles.looks = describe(photo.image, kept_tiles.corners / np.float32(photo.scale))
+        return kept_tiles, size
     photo, tiles = recognizer.read_tiles(jpg)
     np.savez(
         kept, size=np.array(photo.original_size), **{f: getattr(tiles, f) for f in _TILE_FIELDS}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import onnxruntime as ort
 
 from scoring.tiles import CLASSES
 from vision.load import Photo
+from vision.looks import describe
 from vision.types import FloatArray, Tiles
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"
@@ -157,9 +159,7 @@ class Classifier:
             again = self._read(photo, corners[unsure], SECOND_LOOK_MARGINS)
             looks = [probs[unsure], *np.split(again, len(SECOND_LOOK_MARGINS))]
             probs[unsure] = np.mean(looks, axis=0)
-        return Tiles(
-            tiles.xyxy, tiles.corners, tiles.confidence, tiles.sideways, tiles.face_down, probs
-        )
+        return replace(tiles, probs=probs, looks=describe(photo.image, corners))
 
     def _read(self, photo: Photo, corners: FloatArray, margins: Sequence[float]) -> FloatArray:
         """Readings of the faces through their quads widened by each margin in turn, in one

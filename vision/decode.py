@@ -24,6 +24,7 @@ import numpy.typing as npt
 from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
 from vision.layout import Group, Layout
+from vision.looks import alike, log_likeness_ratio
 from vision.shape import is_winning
 from vision.types import FLOWER_SLICE, Tiles
 
@@ -40,6 +41,10 @@ _CHOWS = tuple(
 _PERMUTATIONS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 _MELD_ALONE_SPAN = 4.6  # a lone meld reading may be up to e^4.6 = 100x less probable
 _DOUBTFUL = 0.5  # detector confidence under which a surplus tile may be left out
+# How much the tiles' looks count against their probabilities (`_weigh_looks`): chosen on
+# the training sources' wins (`.cache/bench_train`, see docs/recognize.md).
+LOOKS_WEIGHT = 0.5
+_WEIGHED_READINGS = 500  # the likeliest legal readings weighed by looks
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 
 Json = dict[str, Any]
@@ -139,7 +144,8 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     if not readings:
         out.warnings.append("no legal winning hand matches the tiles read")
         return _melds_alone(tiles, variables, out)
-    _report(tiles, found, variables, readings, context, flowers, unknown_kongs, out)
+    weighed = _weigh_looks(tiles, variables, readings)
+    _report(tiles, found, variables, weighed, context, flowers, unknown_kongs, out)
     out.confidence *= flower_confidence
     out.flower_confidence = flower_confidence
     return out
@@ -312,34 +318,69 @@ def _legal(variables: list[_Variable], choice: list[int], melds: int) -> bool:
     return is_winning(tuple(concealed), melds)
 
 
+def _weigh_looks(
+    tiles: Tiles, variables: list[_Variable], readings: list[tuple[float, list[int]]]
+) -> list[tuple[float, float, list[int]]]:
+    """The legal readings as (cost weighed by looks, cost, choice), cheapest weighed first.
+
+    Tiles read as one code should look alike (copies of a face are printed alike), so every
+    pair a reading names alike takes off the log likelihood ratio of its likeness
+    (`vision.looks`). A systematic misread (a 6s of an unseen design read as 9s beside true
+    9s) names two faces that look unlike as one code, and a legal reading that parts them
+    gains."""
+    face_up = [i for v in variables for i in v.tiles if not _down(tiles, i)]
+    if tiles.looks.size == 0 or len(face_up) < 2:
+        return [(extra, extra, choice) for extra, choice in readings]
+    evidence = log_likeness_ratio(alike(tiles.looks[face_up])).astype(np.float64)
+    np.fill_diagonal(evidence, 0.0)
+    slot = {tile: k for k, tile in enumerate(face_up)}
+    weighed = []
+    for extra, choice in readings[:_WEIGHED_READINGS]:
+        codes = np.full(len(face_up), -1)
+        for variable, k in zip(variables, choice, strict=True):
+            for i, code in zip(variable.tiles, variable.options[k][1], strict=True):
+                if i in slot and code != BACK:
+                    codes[slot[i]] = PLAYING.index(code)
+        same = (codes[:, None] == codes[None, :]) & (codes[:, None] >= 0)
+        looks = float(evidence[same].sum()) / 2  # each pair once
+        weighed.append((extra - LOOKS_WEIGHT * looks, extra, choice))
+    weighed.sort(key=lambda reading: reading[0])
+    return weighed
+
+
 def _report(
     tiles: Tiles,
     found: Layout,
     variables: list[_Variable],
-    readings: list[tuple[float, list[int]]],
+    readings: list[tuple[float, float, list[int]]],
     context: Mapping[str, Any],
     flowers: list[str],
     unknown_kongs: int,
     out: Decoded,
 ) -> None:
-    """Fill `out` from the legal readings: the hand, its confidence, changes, alternatives."""
+    """Fill `out` from the legal readings (`_weigh_looks`): the hand, its confidence, changes,
+    alternatives. The looks choose the hand; its confidence is its probability among the
+    readings by the tiles' probabilities alone: the likeness of every pair named alike is
+    not independent evidence, and counted as such it made wrong hands look sure."""
+    weights: dict[str, float] = {}
     masses: dict[str, float] = {}
-    hands: dict[str, tuple[Json, list[int]]] = {}
-    for extra, choice in readings[:200]:
+    hands: dict[str, tuple[Json, list[int], float]] = {}
+    best_weighed, best = readings[0][0], min(extra for _, extra, _ in readings[:200])
+    for weighed, extra, choice in readings[:200]:
         hand = _hand_json(variables, choice, found, context, flowers)
         key = json.dumps(hand, sort_keys=True)
-        masses[key] = masses.get(key, 0.0) + math.exp(readings[0][0] - extra)
-        hands.setdefault(key, (hand, choice))
-    ranked = sorted(masses, key=lambda k: -masses[k])
+        weights[key] = weights.get(key, 0.0) + math.exp(best_weighed - weighed)
+        masses[key] = masses.get(key, 0.0) + math.exp(best - extra)
+        hands.setdefault(key, (hand, choice, extra))
+    ranked = sorted(weights, key=lambda k: -weights[k])
     chosen = next((k for k in ranked[:20] if scoring_accepts(hands[k][0])), None)
     if chosen is None:
         out.warnings.append("no reading the rules accept as a winning hand")
         return
     total = sum(masses.values())
-    hand, choice = hands[chosen]
+    hand, choice, best_extra = hands[chosen]
     out.confidence = masses[chosen] / total
     out.alternatives = [(hands[k][0], masses[k] / total) for k in ranked if k != chosen][:3]
-    best_extra = next(e for e, c in readings if c is choice)
     cheapest = sum(v.options[0][0] for v in variables)
     raw = sum(_cheapest_alone(tiles, v) for v in variables)
     out.plausibility = math.exp(-(best_extra + cheapest - raw))

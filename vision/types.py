@@ -44,6 +44,8 @@ class Tiles:
         face_down: (n,) the back is up.
         probs: (n, 43) class probabilities in `scoring.tiles.CLASSES` order; zeros until
             classified.
+        looks: (n, ...) each face as `vision.looks.describe` keeps it, to tell copies of one
+            face from two faces (`vision.looks.alike`); (n, 0) until classified.
     """
 
     xyxy: FloatArray
@@ -52,6 +54,7 @@ class Tiles:
     sideways: BoolArray
     face_down: BoolArray
     probs: FloatArray = field(default_factory=lambda: _empty_probs(0))
+    looks: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
@@ -63,6 +66,11 @@ class Tiles:
         if len(self.probs) == 0 and n:
             self.probs = _empty_probs(n)
         self.probs = np.asarray(self.probs, dtype=np.float32).reshape(n, len(CLASSES))
+        if len(self.looks) == 0:
+            self.looks = np.zeros((n, 0), np.float32)
+        self.looks = np.asarray(self.looks, dtype=np.float32)
+        if len(self.looks) != n:
+            raise ValueError(f"{len(self.looks)} looks for {n} tiles")
 
     @classmethod
     def empty(cls) -> Tiles:
@@ -82,6 +90,7 @@ class Tiles:
             self.sideways[index],
             self.face_down[index],
             self.probs[index],
+            self.looks[index],
         )
 
     @property

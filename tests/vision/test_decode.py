@@ -82,6 +82,44 @@ def test_two_readings_close_in_probability_lower_the_confidence() -> None:
     assert decoded.alternatives
 
 
+EIGHTS_HAND: dict[str, Any] = {
+    "melds": [
+        {"type": "chow", "tiles": ["7s", "8s", "9s"], "claimed_from": "left", "claimed_tile": "7s"},
+        {"type": "pung", "tiles": ["E", "E", "E"], "claimed_from": "right"},
+    ],
+    "concealed": ["1m", "2m", "3m", "7p", "7p", "7p", "8s"],
+    "winning_tile": "8s",
+    "flowers": [],
+}
+
+
+def _looks(codes: list[str]) -> np.ndarray:
+    """Faces as `vision.looks.describe` keeps them: copies of a code alike, codes unlike."""
+    noise = np.random.default_rng(1)
+    looks = []
+    for code in codes:
+        pattern = np.random.default_rng(sum(map(ord, code))).random((3, 32, 26))
+        looks.append(pattern + 0.05 * noise.random((3, 32, 26)))
+    return np.array(looks, np.float32)
+
+
+def test_tiles_read_as_a_code_they_do_not_look_like_are_parted() -> None:
+    # Both 8s of the pair read 9s (0.6 against 0.4): 9s 9s beside the chow's 9s is as legal as
+    # 8s 8s. The photo shows the pair looks like the chow's 8s, not its 9s.
+    tiles, ann = _tiles(EIGHTS_HAND)
+    pair = [i for i, a in enumerate(ann) if a["code"] == "8s" and a["role"] != "meld"]
+    for i in pair:
+        _misread(tiles, i, "9s", "8s")
+    unseen = decode(tiles, layout(tiles))
+    assert unseen.hand is not None and unseen.hand["winning_tile"] == "9s"
+    tiles.looks = _looks([a["code"] for a in ann])
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and decoded.hand["winning_tile"] == "8s"
+    assert sorted(c.tile for c in decoded.changes) == sorted(pair)
+    # The looks chose the hand; its confidence is still the probabilities' own (0.6^2 vs 0.4^2).
+    assert decoded.confidence < 0.5
+
+
 KONG_HAND: dict[str, Any] = {
     "melds": [{"type": "kong", "tiles": ["5p"] * 4, "concealed": True}],
     "concealed": ["1m", "2m", "3m", "4s", "5s", "6s", "7m", "8m", "9m", "N"],
