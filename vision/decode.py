@@ -5,7 +5,10 @@ winning shape. So instead of taking each tile's top code, the decoder enumerates
 order of probability (best-first over each tile's top-k codes, each meld's legal codes) and
 keeps the first that the rules accept, plus the runners-up, whose probabilities give the
 hand's confidence. Tiles are independent given the photo, so a reading's probability is the
-product of its tiles' calibrated probabilities.
+product of its tiles' calibrated probabilities. The photo adds one thing the classifier,
+reading each face alone, cannot see: copies of a face look alike. The legal readings are
+weighed again by how alike the faces they name as one code look (`vision.looks`), and the
+likeliest by both is the hand.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ _CHOWS = tuple(
 _PERMUTATIONS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 _MELD_ALONE_SPAN = 4.6  # a lone meld reading may be up to e^4.6 = 100x less probable
 _DOUBTFUL = 0.5  # detector confidence under which a surplus tile may be left out
-# How much the tiles' looks count against their probabilities (`_weigh_looks`): chosen on
-# the training sources' wins (`.cache/bench_train`, see docs/recognize.md).
+# How much the tiles' looks count against their probabilities (`_weigh_looks`): half, as
+# the pairs a reading names alike share their tiles and are not independent evidence. 0.25,
+# 0.5 and 1 read the training sources' and the real-face wins alike, and the held-out KDE
+# wins within one hand of each other (docs/recognize.md, twenty-third session).
 LOOKS_WEIGHT = 0.5
 _WEIGHED_READINGS = 500  # the likeliest legal readings weighed by looks
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
