@@ -9,6 +9,7 @@ import pytest
 
 from vision.decode import decode
 from vision.layout import layout
+from vision.looks import LOOK_H, LOOK_W, SHIFT
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
 
@@ -95,11 +96,12 @@ EIGHTS_HAND: dict[str, Any] = {
 
 def _looks(codes: list[str]) -> np.ndarray:
     """Faces as `vision.looks.describe` keeps them: copies of a code alike, codes unlike."""
+    shape = (3, LOOK_H + 2 * SHIFT, LOOK_W + 2 * SHIFT)
     noise = np.random.default_rng(1)
     looks = []
     for code in codes:
-        pattern = np.random.default_rng(sum(map(ord, code))).random((3, 32, 26))
-        looks.append(pattern + 0.05 * noise.random((3, 32, 26)))
+        pattern = np.random.default_rng(sum(map(ord, code))).random(shape)
+        looks.append(pattern + 0.05 * noise.random(shape))
     return np.array(looks, np.float32)
 
 
