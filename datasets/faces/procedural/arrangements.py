@@ -66,8 +66,8 @@ def other_arrangement(n: int, rng: np.random.Generator, sticks: bool) -> Placeme
         return None
     kinds = ["rows", "rows"]
     if n >= 5 and not sticks:
-        # Not sticks: upright sticks on a ring stand crosswise to it; bamboo.ring_of_sticks
-        # lays each along the ring instead, as sets that print a ring do.
+        # Not sticks: a ring of sticks looks like the frame round a white dragon (runs X4
+        # and W4, trained with stick rings, read held-out KDE white dragons as 7s or 8s).
         kinds.append("ring")
     kind = kinds[int(rng.integers(len(kinds)))]
     if kind == "ring":
