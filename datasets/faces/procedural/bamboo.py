@@ -51,16 +51,6 @@ LAYOUTS: dict[int, list[Stick]] = {
 # Share of faces whose sticks lie in another arrangement than the rank's usual one
 # (arrangements.py: short canes in rows of other widths).
 OTHER_SHARE = 0.25
-# Of those, the share drawn as columns of canes stacked end to end, each cane capped at
-# both ends so that the joints show (KDE traditional's 6 of bamboo, two such columns of
-# three, read 9s 52 times in 600 held-out wins), and the share drawn as a ring of sticks
-# laid along it (KDE classic's 8, read 8p 40 times). Rings were dropped in the twenty-first
-# session as the suspected cause of white dragons read 7s; the white dragons' misreads
-# stayed without them (models/classifier.md, Known weaknesses), so they return, fewer.
-STACKED_SHARE = 0.3
-RING_SHARE = 0.2
-# Columns x canes per column for the ranks that stack.
-STACKS = {4: [(2, 2)], 6: [(2, 3), (3, 2)], 8: [(2, 4), (4, 2)], 9: [(3, 3)]}
 
 
 def _sticks_of(placement: Placement, roles: list[str]) -> list[Stick]:
@@ -70,45 +60,6 @@ def _sticks_of(placement: Placement, roles: list[str]) -> list[Stick]:
     pitch = min((b - a for a, b in pairwise(levels)), default=1.0)
     length = min(0.44, 0.7 * pitch)  # room for the per-stick wobble too
     return [(u, v, length, 0.0, role) for (u, v), role in zip(placement, roles, strict=True)]
-
-
-def stacked_columns(rank: int, rng: np.random.Generator) -> list[Stick] | None:
-    """`rank` sticks in columns, each column's canes end to end with a hair of a gap (the
-    caps at their ends tell one cane from the next); None where a rank does not stack."""
-    shapes = STACKS.get(rank)
-    if not shapes:
-        return None
-    columns, per_column = shapes[int(rng.integers(len(shapes)))]
-    span_v = float(rng.uniform(0.82, 0.96))
-    pitch = span_v / per_column
-    length = pitch * float(rng.uniform(0.9, 0.97))  # nearly touching: the caps meet
-    spread_u = float(rng.uniform(0.35, 0.5)) if columns == 2 else float(rng.uniform(0.55, 0.75))
-    us = np.linspace(0.5 - spread_u / 2, 0.5 + spread_u / 2, columns)
-    v0 = 0.5 - span_v / 2 + pitch / 2
-    return [
-        (float(u), v0 + k * pitch, length, 0.0, "g" if k % 2 == 0 else "b")
-        for k in range(per_column)
-        for u in us
-    ]
-
-
-def ring_of_sticks(rank: int, aspect: float, rng: np.random.Generator) -> list[Stick] | None:
-    """`rank` sticks laid along an ellipse, each along the curve, like the edges of a
-    polygon (None below 5: four sticks in a ring are a square frame, a white dragon's)."""
-    if rank < 5:
-        return None
-    start = float(rng.choice([0.0, math.pi / rank]))
-    ru, rv = 0.36, 0.38
-    # polygon edge length in content-height units, so that neighbours do not overlap
-    edge = 2 * math.sin(math.pi / rank) * min(ru * aspect, rv)
-    sticks = []
-    for k in range(rank):
-        a = start + 2 * math.pi * k / rank
-        u, v = 0.5 + ru * math.sin(a), 0.5 - rv * math.cos(a)
-        du, dv = ru * aspect * math.cos(a), rv * math.sin(a)  # the tangent, in pixel ratio
-        tilt = math.degrees(math.atan2(du, dv))
-        sticks.append((u, v, edge * 0.8, tilt, "g" if k % 2 == 0 else "b"))
-    return sticks
 
 
 def draw_bamboo(
@@ -150,18 +101,8 @@ def draw_bamboo(
     wobble = float(rng.uniform(0.0, 0.025))
     three_upside_down = rank == 3 and rng.random() < 0.15  # two over one on some sets
     sticks = LAYOUTS[rank]
-    elsewhere, how = rng.random() < OTHER_SHARE, rng.random()
-    other = other_arrangement(rank, rng, sticks=True) if elsewhere else None
-    special = None
-    if elsewhere and how < STACKED_SHARE:
-        special = stacked_columns(rank, rng)
-    elif elsewhere and how < STACKED_SHARE + RING_SHARE:
-        special = ring_of_sticks(rank, w / h, rng)
-    if special is not None:
-        sticks = special
-        flip_eight = three_upside_down = False
-        squeeze_v, length_scale = 1.0, 1.0  # stacked canes keep their joints, rings their shape
-    elif other is not None:  # the usual colours, top to bottom, on the other arrangement
+    other = other_arrangement(rank, rng, sticks=True) if rng.random() < OTHER_SHARE else None
+    if other is not None:  # the usual colours, top to bottom, on the other arrangement
         sticks = _sticks_of(other, [role for *_, role in sticks])
         flip_eight = three_upside_down = False
     for u, v, length, tilt, role in sticks:

@@ -53,12 +53,8 @@ def draw_bonus(
     name = NAMES[number - 1] if name_kind == "name" else REBUS[int(rng.integers(len(REBUS)))]
     short = rng.random() < 0.4  # drawn for every tile, as below: a set stays one set
     english_on_top = rng.random() < 0.4
-    # Some Western sets print the name in capitals and small letters ("Plum", KDE classic's
-    # own habit among others); drawn for every tile, as above.
-    title_case = rng.random() < 0.35
     if name_kind == "english":
         name = ENGLISH[number - 1][int(short)]
-        name = name.title() if title_case else name
     if rng.random() < 0.25 and name == "蘭":  # rng drawn for every tile: a set stays one set
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
