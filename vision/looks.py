@@ -36,14 +36,12 @@ LOG_RATIO_CLIP = 4.0
 def describe(image: np.ndarray, corners: FloatArray) -> FloatArray:
     """(n, 3, LOOK_H + 2 SHIFT, LOOK_W + 2 SHIFT) blurred colour crops of the faces inside
     `corners` ((n, 4, 2) TL, TR, BR, BL in `image` pixels), for `alike`."""
-    from vision.classify import rectify  # classify imports this module
+    from vision.classify import rectify, widen  # classify imports this module
 
     size = (LOOK_W + 2 * SHIFT, LOOK_H + 2 * SHIFT)
-    centres = corners.mean(axis=1, keepdims=True)
-    quads = centres + _FACE_SHARE * (corners - centres)
     looks = np.zeros((len(corners), 3, size[1], size[0]), np.float32)
-    for i, quad in enumerate(quads):
-        crop = rectify(image, quad.astype(np.float32), size=size)
+    for i, quad in enumerate(widen(corners, _FACE_SHARE)):
+        crop = rectify(image, quad, size=size)
         blurred = cv2.GaussianBlur(crop.astype(np.float32), (0, 0), _BLUR)
         looks[i] = blurred.reshape(size[1], size[0], -1)[..., :3].transpose(2, 0, 1)
     return looks
