@@ -126,11 +126,15 @@ def evaluate(args: argparse.Namespace) -> Json:
         raise SystemExit(f"no labelled photos in {args.data}: run the render step first")
     recognizer = classifier = None
     if args.mode == "models":
-        recognizer = Recognizer(args.detector, args.classifier)
+        recognizer = Recognizer(
+            args.detector, args.classifier, not args.no_flower_reader, args.flower_reader
+        )
     if args.mode == "classifier":
         from vision.classify import Classifier
 
-        classifier = Classifier(args.classifier)
+        classifier = Classifier(
+            args.classifier, flowers=not args.no_flower_reader, flower_model=args.flower_reader
+        )
     rng = np.random.default_rng(args.seed)
     rows = []
     for path in files:
@@ -419,6 +423,10 @@ def main() -> None:
     )
     e.add_argument("--detector", help="models: detector ONNX (default: the shipped one)")
     e.add_argument("--classifier", help="classifier ONNX (default: the shipped one)")
+    e.add_argument("--flower-reader", help="flower reader ONNX (default: the shipped one)")
+    e.add_argument(
+        "--no-flower-reader", action="store_true", help="the classifier alone names the flowers"
+    )
     args = parser.parse_args()
     if args.step == "render":
         render(Path(args.out), args.n, args.sources, args.size, args.seed, args.camerash)

@@ -380,6 +380,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--peer-camerash", action="store_true", help="the peer reads the crops too")
     p.add_argument("--detector", default=None, help="detector ONNX (default: shipped)")
     p.add_argument("--classifier", default=None, help="classifier ONNX (default: shipped)")
+    p.add_argument("--flower-reader", default=None, help="flower reader ONNX (default: shipped)")
+    p.add_argument(
+        "--no-flower-reader", action="store_true", help="the classifier alone names the flowers"
+    )
     p.add_argument("--repeats", type=int, default=5, help="latency repeats")
     p.add_argument("--out", type=Path, help="write the results as JSON here too")
     return p.parse_args(argv)
@@ -387,7 +391,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    detector, classifier = Detector(args.detector), Classifier(args.classifier)
+    detector = Detector(args.detector)
+    classifier = Classifier(
+        args.classifier, flowers=not args.no_flower_reader, flower_model=args.flower_reader
+    )
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         jpeg = make_12mp(args.synthetic, Path(tmp) / "photo_12mp.jpg")

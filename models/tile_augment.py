@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.classify import rectify  # the very warp the pipeline cuts faces with
+from vision.classify import INPUT_H, INPUT_W, rectify  # the very warp the pipeline cuts faces with
 
 Rng = np.random.Generator
 
@@ -226,9 +226,15 @@ def art_warp(face: np.ndarray, rng: Rng) -> np.ndarray:
     return cv2.remap(face, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def augment(face: np.ndarray, rng: Rng, warp_share: float = 0.0) -> np.ndarray:
-    """One training crop (RGB uint8, INPUT_H x INPUT_W) from one clean upright RGB face;
-    `warp_share` of the faces first drawn by another hand (`art_warp`)."""
+def augment(
+    face: np.ndarray,
+    rng: Rng,
+    warp_share: float = 0.0,
+    size: tuple[int, int] = (INPUT_W, INPUT_H),
+) -> np.ndarray:
+    """One training crop (RGB uint8, `size` (w, h), by default the classifier's) from one
+    clean upright RGB face; `warp_share` of the faces first drawn by another hand
+    (`art_warp`)."""
     if warp_share and rng.random() < warp_share:
         face = art_warp(face, rng)
     if rng.random() < 0.25:
@@ -244,5 +250,5 @@ def augment(face: np.ndarray, rng: Rng, warp_share: float = 0.0) -> np.ndarray:
     quad = jitter_quad(quads[1] if full_tile else quads[0], rng, full_tile)
     if rng.random() < 0.5:  # corners may come upside down: the classifier must not care
         quad = np.roll(quad, 2, axis=0)
-    crop = rectify(canvas, quad)
+    crop = rectify(canvas, quad, size)
     return photometric(crop, rng)

@@ -8,7 +8,7 @@ well, so corners that come half a turn round still give the right tile.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import numpy.typing as npt
 import onnxruntime as ort
 
 from scoring.tiles import CLASSES
+from vision.flowers import READER_H, READER_W, FlowerReader, candidates, join
 from vision.load import Photo
 from vision.looks import describe
 from vision.types import FloatArray, Tiles
@@ -126,7 +127,15 @@ class Classifier:
         (1, 43)
     """
 
-    def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        threads: int | None = None,
+        flowers: bool = True,
+        flower_model: str | Path | None = None,
+    ) -> None:
+        """`flowers`: let the flower reader (`vision.flowers`; `flower_model`, else the
+        shipped file where it exists) name the faces read as flowers."""
         path = Path(model_path) if model_path is not None else MODEL_PATH
         if not path.is_file():
             raise FileNotFoundError(f"classifier model not found: {path}")
@@ -134,13 +143,41 @@ class Classifier:
         self.session = ort.InferenceSession(
             str(path), session_options(threads), providers=["CPUExecutionProvider"]
         )
+        self.flower_reader: FlowerReader | None = None
+        if flowers:
+            self.flower_reader = (
+                FlowerReader(flower_model, threads)
+                if flower_model is not None
+                else FlowerReader.shipped(threads)
+            )
 
     def classify_crops(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
-        """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64)."""
+        """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64,
+        and the flowers' to the flower reader's size)."""
+        probs = self._probs(crops)
+        return self._reread_flowers(probs, lambda i: crops[i])
+
+    def _probs(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
+        """The classifier's own (n, 43) reading of BGR crops."""
         if not crops:
             return np.zeros((0, len(CLASSES)), dtype=np.float32)
         batch = np.stack([self._prepare(crop) for crop in crops])
         return run_in_batches(self.session, batch, len(CLASSES))
+
+    def _reread_flowers(
+        self, probs: FloatArray, crop_of: Callable[[int], npt.NDArray[np.uint8]]
+    ) -> FloatArray:
+        """`probs` with the flower reader's say on the rows it takes for flowers (`join`);
+        `crop_of(i)` is row i's face as a BGR crop, cut only for those rows."""
+        if self.flower_reader is None or len(probs) == 0:
+            return probs
+        rows = candidates(probs)
+        if len(rows) == 0:
+            return probs
+        batch = np.stack([self._prepare(crop_of(int(i)), (READER_W, READER_H)) for i in rows])
+        out = probs.copy()
+        out[rows] = join(probs[rows], self.flower_reader.read(batch))
+        return out
 
     def classify(self, photo: Photo, tiles: Tiles) -> Tiles:
         """`tiles` with `probs` filled from face crops rectified out of the working image.
@@ -159,22 +196,29 @@ class Classifier:
             again = self._read(photo, corners[unsure], SECOND_LOOK_MARGINS)
             looks = [probs[unsure], *np.split(again, len(SECOND_LOOK_MARGINS))]
             probs[unsure] = np.mean(looks, axis=0)
+        quads = widen(corners, FACE_MARGIN)
+        probs = self._reread_flowers(
+            probs, lambda i: rectify(photo.image, quads[i], (READER_W, READER_H))
+        )
         return replace(tiles, probs=probs, looks=describe(photo.image, corners))
 
     def _read(self, photo: Photo, corners: FloatArray, margins: Sequence[float]) -> FloatArray:
         """Readings of the faces through their quads widened by each margin in turn, in one
         batch: (len(margins) * n, 43)."""
         quads = [q for m in margins for q in widen(corners, m)]
-        return self.classify_crops([rectify(photo.image, q) for q in quads])
+        return self._probs([rectify(photo.image, q) for q in quads])
 
     @staticmethod
-    def _prepare(crop: npt.NDArray[np.uint8]) -> FloatArray:
+    def _prepare(
+        crop: npt.NDArray[np.uint8], size: tuple[int, int] = (INPUT_W, INPUT_H)
+    ) -> FloatArray:
+        """A BGR crop as a network input of `size` (w, h): RGB, CHW, in [0, 1]."""
         image: npt.NDArray[Any] = np.asarray(crop)
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        if image.shape[:2] != (INPUT_H, INPUT_W):
-            image = cv2.resize(image, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+        if image.shape[:2] != (size[1], size[0]):
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB).astype(np.float32) / np.float32(255.0)
         return np.ascontiguousarray(rgb.transpose(2, 0, 1), dtype=np.float32)

@@ -121,15 +121,21 @@ class Recognizer:
     """
 
     def __init__(
-        self, detector_path: str | Path | None = None, classifier_path: str | Path | None = None
+        self,
+        detector_path: str | Path | None = None,
+        classifier_path: str | Path | None = None,
+        flowers: bool = True,
+        flower_path: str | Path | None = None,
     ) -> None:
+        """`flowers`, `flower_path`: whether the flower reader names the flowers, and which
+        file (`vision.classify.Classifier`)."""
         detector_file = _model_file(detector_path, "detector")
         classifier_file = _model_file(classifier_path, "classifier")
         from vision.classify import Classifier
         from vision.detect import Detector  # type: ignore[import-not-found,unused-ignore]
 
         self.detector = Detector(detector_file)
-        self.classifier = Classifier(classifier_file)
+        self.classifier = Classifier(classifier_file, flowers=flowers, flower_model=flower_path)
         self.models = {
             "detector": _model_card(detector_file),
             "classifier": _model_card(classifier_file),
@@ -137,6 +143,8 @@ class Recognizer:
         }
         if self.detector.refiner is not None:
             self.models["refiner"] = _model_card(self.detector.refiner.model_path)
+        if self.classifier.flower_reader is not None:
+            self.models["flower_reader"] = _model_card(self.classifier.flower_reader.model_path)
 
     def recognize(
         self,

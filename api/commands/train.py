@@ -1,10 +1,11 @@
-"""`mjlens train detector|classifier|sideways|refiner ...`: the training entry points
+"""`mjlens train detector|classifier|flower_reader|sideways|refiner ...`: the training entry points
 (needs the train extra).
 
 mjlens train classifier --minutes 35 --camerash ../shared/data/camerash-crops
 mjlens train detector --data runs/det_train --minutes 60
 mjlens train sideways --data .cache/bench_train .cache/bench_train2 --combine .cache/bench_train3
 mjlens train refiner --data .cache/bench_train .cache/bench_train2 .cache/bench_train3
+mjlens train flower_reader --minutes 45 --init runs/recovered/member0/last.pt
 
 Everything after the model name goes to the trainer (models/train_<model>.py, or
 models/fit_sideways.py); see `--help` there.
@@ -22,6 +23,7 @@ MODULES = {
     "detector": "models.train_detector",
     "sideways": "models.fit_sideways",
     "refiner": "models.train_refiner",
+    "flower_reader": "models.train_flower_reader",
 }
 
 

@@ -268,8 +268,9 @@ class _FakeDetector:
 
 
 class _FakeClassifier:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, flowers: bool = True, flower_model: Path | None = None) -> None:
         self.path = path
+        self.flower_reader = None
 
     def classify(self, photo: Any, tiles: Tiles) -> Tiles:
         ann = lay_out_hand(HAND, angle_deg=90.0)

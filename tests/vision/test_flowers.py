@@ -1,0 +1,76 @@
+"""The flower reader: how its answer joins the classifier's, and where it is asked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.tiles import CLASSES, FLOWERS
+from tests.vision.test_classify import scene_tiles
+from vision.classify import FACE_MARGIN, MODEL_PATH, Classifier, rectify, widen
+from vision.flowers import FLOWER_GATE, FLOWER_IDS, READER_H, READER_W, candidates, join
+from vision.flowers import MODEL_PATH as READER_MODEL
+
+
+def one_hot_ish(code: str, p: float) -> np.ndarray:
+    row = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
+    row[CLASSES.index(code)] = p
+    return row
+
+
+def test_join_keeps_the_flower_mass_and_every_other_class() -> None:
+    probs = np.stack([one_hot_ish("1h", 0.6), one_hot_ish("5p", 0.7)])
+    probs[0, CLASSES.index("5h")] += 0.2
+    probs /= probs.sum(axis=1, keepdims=True)
+    reader = np.full((2, 8), 0.02, np.float32)
+    reader[:, FLOWERS.index("5h")] = 0.86
+    joined = join(probs, reader)
+    np.testing.assert_allclose(joined.sum(axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(
+        joined[:, FLOWER_IDS].sum(axis=1), probs[:, FLOWER_IDS].sum(axis=1), rtol=1e-5
+    )
+    others = np.setdiff1d(np.arange(len(CLASSES)), FLOWER_IDS)
+    np.testing.assert_allclose(joined[:, others], probs[:, others])
+
+
+def test_join_weighs_the_two_readings() -> None:
+    """1h against 5h: the classifier 3:1 for the plum, the reader 1:3 against it."""
+    probs = np.zeros((1, len(CLASSES)), np.float32)
+    probs[0, CLASSES.index("1h")], probs[0, CLASSES.index("5h")] = 0.75, 0.25
+    reader = np.zeros((1, 8), np.float32)
+    reader[0, FLOWERS.index("1h")], reader[0, FLOWERS.index("5h")] = 0.25, 0.75
+    even = join(probs, reader, 0.5)[0]
+    assert even[CLASSES.index("1h")] == pytest.approx(0.5, abs=1e-4)
+    assert join(probs, reader, 1.0)[0, CLASSES.index("5h")] == pytest.approx(0.75, abs=1e-4)
+    assert join(probs, reader, 0.0)[0, CLASSES.index("1h")] == pytest.approx(0.75, abs=1e-4)
+
+
+def test_candidates_are_the_rows_with_flower_mass() -> None:
+    flower = one_hot_ish("3h", 0.9)
+    suit = one_hot_ish("3m", 0.999)
+    assert suit[FLOWER_IDS].sum() < FLOWER_GATE <= flower[FLOWER_IDS].sum()
+    assert candidates(np.stack([suit, flower, suit])).tolist() == [1]
+
+
+@pytest.mark.skipif(
+    not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
+)
+def test_the_reader_names_only_the_faces_read_as_flowers() -> None:
+    """A photo's faces: the classifier's reading where it sees no flower; where it does,
+    that reading joined with the reader's look at the face at the reader's size."""
+    photo, tiles, codes = scene_tiles("scene_declared_win.jpg")
+    own = Classifier(flowers=False).classify(photo, tiles).probs
+    with_reader = Classifier()
+    named = with_reader.classify(photo, tiles).probs
+    rows = candidates(own)
+    assert 0 < len(rows) < len(tiles)
+    assert any(codes[i] in FLOWERS for i in rows)
+    rest = np.setdiff1d(np.arange(len(tiles)), rows)
+    np.testing.assert_allclose(named[rest], own[rest])
+    assert with_reader.flower_reader is not None
+    quads = widen(tiles.corners, FACE_MARGIN)
+    crops = [rectify(photo.image, quads[i], (READER_W, READER_H)) for i in rows]
+    looks = with_reader.flower_reader.read(
+        np.stack([Classifier._prepare(c, (READER_W, READER_H)) for c in crops])
+    )
+    np.testing.assert_allclose(named[rows], join(own[rows], looks), atol=1e-6)

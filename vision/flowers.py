@@ -1,0 +1,75 @@
+"""Which flower or season a flower tile is: a second, closer look.
+
+The classifier reads every face at 80 x 64, where a flower's corner numeral and its
+character (梅 or 春, which tell the plum from the spring of the same number) are a few
+pixels tall. The flower reader (`models/flower_reader.onnx`, card `models/flower_reader.md`)
+looks again at the faces the classifier takes for a flower, at READER_H x READER_W, and
+only tells the eight apart. The classifier keeps its say on whether a tile is a flower at
+all; the reader's answer and the classifier's own split among the eight are joined as a
+product of experts (`join`), each raised to its weight.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from scoring.tiles import CLASSES, FLOWERS
+from vision.types import FloatArray
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "flower_reader.onnx"
+READER_H, READER_W = 128, 96
+FLOWER_IDS = np.array([CLASSES.index(code) for code in FLOWERS])
+# A face is read again when the classifier gives the flowers together at least this much.
+FLOWER_GATE = 0.05
+# The reader's weight in the product of experts; the classifier's is 1 - READER_WEIGHT.
+READER_WEIGHT = 0.5
+
+
+def candidates(probs: FloatArray) -> np.ndarray:
+    """Indices of the rows of (n, 43) `probs` whose flower mass reaches FLOWER_GATE."""
+    return np.nonzero(probs[:, FLOWER_IDS].sum(axis=1) >= FLOWER_GATE)[0]
+
+
+def join(probs: FloatArray, reader: FloatArray, weight: float = READER_WEIGHT) -> FloatArray:
+    """`probs` (n, 43) with each row's flower mass split anew among the eight flowers, in
+    proportion to reader^weight * (the classifier's own split)^(1 - weight); `reader` (n, 8)
+    in FLOWERS order. The mass itself, and every other class, is left as it was."""
+    out = probs.copy()
+    mass = probs[:, FLOWER_IDS].sum(axis=1, keepdims=True)
+    own = probs[:, FLOWER_IDS] / np.maximum(mass, 1e-12)
+    split = np.power(np.maximum(reader, 1e-12), weight) * np.power(
+        np.maximum(own, 1e-12), 1.0 - weight
+    )
+    split /= split.sum(axis=1, keepdims=True)
+    out[:, FLOWER_IDS] = mass * split
+    return np.asarray(out, dtype=np.float32)
+
+
+class FlowerReader:
+    """The ONNX flower reader, loaded once: (n, 8) probabilities in FLOWERS order for RGB
+    float crops (n, 3, READER_H, READER_W) in [0, 1]."""
+
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
+        from vision.classify import session_options  # classify imports this module
+
+        path = Path(model_path) if model_path is not None else MODEL_PATH
+        if not path.is_file():
+            raise FileNotFoundError(f"flower reader model not found: {path}")
+        self.model_path = path
+        self.session = ort.InferenceSession(
+            str(path), session_options(threads), providers=["CPUExecutionProvider"]
+        )
+
+    def read(self, batch: FloatArray) -> FloatArray:
+        from vision.classify import run_in_batches
+
+        return run_in_batches(self.session, batch, len(FLOWERS))
+
+    @classmethod
+    def shipped(cls, threads: int | None = None) -> FlowerReader | None:
+        """The reader in models/, or None where the file is absent (the classifier's own
+        reading of the flowers then stands)."""
+        return cls(threads=threads) if MODEL_PATH.is_file() else None
