@@ -62,7 +62,7 @@ def main() -> None:
         raise SystemExit(f"no face-up flower tiles in {args.data}")
     truth = np.array(labels)
     probs = classifier.classify_crops(small)
-    looks = reader.read(np.stack([Classifier._prepare(c, (READER_W, READER_H)) for c in large]))
+    looks = reader.read(large)
     rows = {
         "flower_tiles": len(truth),
         "as_a_flower": float(np.isin(probs.argmax(1), FLOWER_IDS).mean()),

@@ -32,14 +32,14 @@ from torch.utils.data import DataLoader, IterableDataset
 from tqdm import tqdm
 
 from models.camerash import read_camerash
-from models.classifier_net import Calibrated, TileClassifier
+from models.classifier_net import TileClassifier
 from models.flower_art import flower_face
 from models.random_conv import random_convolution
 from models.tile_augment import augment
 from models.train_classifier import (
+    calibrate,
     expected_calibration_error,
     export_onnx,
-    fit_temperature,
     logits_of,
     probs_of,
     to_tensor,
@@ -160,6 +160,12 @@ def start_net(init: str | None, width: int) -> TileClassifier:
     return net
 
 
+def load_reader(path: str, width: int) -> TileClassifier:
+    net = TileClassifier(num_classes=len(FLOWERS), width=width)
+    net.load_state_dict(torch.load(path, map_location="cpu")["model"])
+    return net
+
+
 def evaluate(net: torch.nn.Module, sets: dict[str, tuple[torch.Tensor, torch.Tensor]]) -> dict:
     return {
         name: round((logits_of(net, x).argmax(1) == y).float().mean().item(), 4)
@@ -172,7 +178,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--minutes", type=float, default=40.0, help="wall-clock training budget")
     p.add_argument("--out", default="runs/flower_reader", help="checkpoints, log, metrics")
     p.add_argument("--export", default="models/flower_reader.onnx", help="ONNX written at the end")
-    p.add_argument("--init", default=None, help="classifier checkpoint to take features from")
+    p.add_argument(
+        "--init",
+        default=None,
+        help="classifier checkpoint to take features from (--export-only: the reader's own)",
+    )
     p.add_argument("--camerash", default=None, help="real crops folder (evaluation only)")
     p.add_argument("--per-code", type=int, default=200, help="procedural designs per flower")
     p.add_argument("--fixed-per-code", type=int, default=20, help="unicode draws per flower")
@@ -187,6 +197,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
     p.add_argument("--export-only", action="store_true", help="calibrate + export --init's net")
+    p.add_argument(
+        "--ensemble",
+        nargs="*",
+        default=[],
+        help="reader checkpoints whose calibrated readings are averaged with the trained one",
+    )
     return p.parse_args(argv)
 
 
@@ -256,23 +272,25 @@ def main(argv: list[str] | None = None) -> int:
         if found is not None:
             sets[name] = found
     if args.export_only:
-        net = TileClassifier(num_classes=len(FLOWERS), width=args.width)
-        net.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
+        net = load_reader(args.init, args.width)
     else:
         net = start_net(args.init, args.width)
         train(args, net, pool, sets, out)
-    # Temperature on fresh augmentations of the training sources' faces.
+    # Temperature on fresh augmentations of the training sources' faces, for each reader
+    # when several are joined (`--ensemble`), and for their mean.
+    nets = [net, *(load_reader(path, args.width) for path in args.ensemble)]
     calib_x, calib_y = fixed_set(pool, 60, args.seed + 3, args.art_share)
-    logits = logits_of(net, calib_x)
-    temperature = fit_temperature(logits, calib_y)
-    shipped = Calibrated(net, temperature)
+    shipped, temperatures, ece_before = calibrate(nets, calib_x, calib_y)
     probs = probs_of(shipped, calib_x)
     final = {
-        "temperature": temperature,
-        "ece_before": expected_calibration_error(logits.softmax(1), calib_y),
+        "temperature": temperatures[0] if len(nets) == 1 else temperatures,
+        "ece_before": ece_before[0] if len(nets) == 1 else ece_before,
         "ece_after": expected_calibration_error(probs, calib_y),
         "train_minutes": round((time.time() - t0) / 60, 1),
-        **evaluate(net, sets),
+        **{
+            name: round((probs_of(shipped, x).argmax(1) == y).float().mean().item(), 4)
+            for name, (x, y) in sets.items()
+        },
     }
     with open(out / "log.jsonl", "a") as f:
         f.write(json.dumps({"final": final}) + "\n")

@@ -118,6 +118,22 @@ def widen(corners: FloatArray, factor: float = FACE_MARGIN) -> FloatArray:
     return np.asarray(centres + factor * (corners - centres), dtype=np.float32)
 
 
+def network_input(
+    crop: npt.NDArray[np.uint8], size: tuple[int, int] = (INPUT_W, INPUT_H)
+) -> FloatArray:
+    """A BGR (or grey, or BGRA) crop as a network input of `size` (w, h): RGB, CHW, in
+    [0, 1]."""
+    image: npt.NDArray[Any] = np.asarray(crop)
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[:2] != (size[1], size[0]):
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB).astype(np.float32) / np.float32(255.0)
+    return np.ascontiguousarray(rgb.transpose(2, 0, 1), dtype=np.float32)
+
+
 class Classifier:
     """The ONNX tile classifier, loaded once.
 
@@ -161,7 +177,7 @@ class Classifier:
         """The classifier's own (n, 43) reading of BGR crops."""
         if not crops:
             return np.zeros((0, len(CLASSES)), dtype=np.float32)
-        batch = np.stack([self._prepare(crop) for crop in crops])
+        batch = np.stack([network_input(crop) for crop in crops])
         return run_in_batches(self.session, batch, len(CLASSES))
 
     def _reread_flowers(
@@ -174,9 +190,8 @@ class Classifier:
         rows = candidates(probs)
         if len(rows) == 0:
             return probs
-        batch = np.stack([self._prepare(crop_of(int(i)), (READER_W, READER_H)) for i in rows])
         out = probs.copy()
-        out[rows] = join(probs[rows], self.flower_reader.read(batch))
+        out[rows] = join(probs[rows], self.flower_reader.read([crop_of(int(i)) for i in rows]))
         return out
 
     def classify(self, photo: Photo, tiles: Tiles) -> Tiles:
@@ -207,18 +222,3 @@ class Classifier:
         batch: (len(margins) * n, 43)."""
         quads = [q for m in margins for q in widen(corners, m)]
         return self._probs([rectify(photo.image, q) for q in quads])
-
-    @staticmethod
-    def _prepare(
-        crop: npt.NDArray[np.uint8], size: tuple[int, int] = (INPUT_W, INPUT_H)
-    ) -> FloatArray:
-        """A BGR crop as a network input of `size` (w, h): RGB, CHW, in [0, 1]."""
-        image: npt.NDArray[Any] = np.asarray(crop)
-        if image.ndim == 2:
-            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        elif image.shape[2] == 4:
-            image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        if image.shape[:2] != (size[1], size[0]):
-            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB).astype(np.float32) / np.float32(255.0)
-        return np.ascontiguousarray(rgb.transpose(2, 0, 1), dtype=np.float32)

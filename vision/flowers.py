@@ -11,9 +11,11 @@ product of experts (`join`), each raised to its weight.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import onnxruntime as ort
 
 from scoring.tiles import CLASSES, FLOWERS
@@ -49,8 +51,7 @@ def join(probs: FloatArray, reader: FloatArray, weight: float = READER_WEIGHT) -
 
 
 class FlowerReader:
-    """The ONNX flower reader, loaded once: (n, 8) probabilities in FLOWERS order for RGB
-    float crops (n, 3, READER_H, READER_W) in [0, 1]."""
+    """The ONNX flower reader, loaded once."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
         from vision.classify import session_options  # classify imports this module
@@ -63,9 +64,14 @@ class FlowerReader:
             str(path), session_options(threads), providers=["CPUExecutionProvider"]
         )
 
-    def read(self, batch: FloatArray) -> FloatArray:
-        from vision.classify import run_in_batches
+    def read(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
+        """(n, 8) probabilities in FLOWERS order for BGR face crops of any size (each
+        resized to READER_H x READER_W)."""
+        from vision.classify import network_input, run_in_batches
 
+        if not crops:
+            return np.zeros((0, len(FLOWERS)), np.float32)
+        batch = np.stack([network_input(crop, (READER_W, READER_H)) for crop in crops])
         return run_in_batches(self.session, batch, len(FLOWERS))
 
     @classmethod

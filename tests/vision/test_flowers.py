@@ -70,7 +70,25 @@ def test_the_reader_names_only_the_faces_read_as_flowers() -> None:
     assert with_reader.flower_reader is not None
     quads = widen(tiles.corners, FACE_MARGIN)
     crops = [rectify(photo.image, quads[i], (READER_W, READER_H)) for i in rows]
-    looks = with_reader.flower_reader.read(
-        np.stack([Classifier._prepare(c, (READER_W, READER_H)) for c in crops])
-    )
+    looks = with_reader.flower_reader.read(crops)
     np.testing.assert_allclose(named[rows], join(own[rows], looks), atol=1e-6)
+
+
+@pytest.mark.skipif(
+    not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
+)
+def test_single_crops_get_the_readers_look_too() -> None:
+    """`mjlens classify CROP...`: each crop read by the classifier, the flowers' by the
+    reader as well, from the crop itself."""
+    photo, tiles, _ = scene_tiles("scene_declared_win.jpg")
+    quads = widen(tiles.corners, FACE_MARGIN)
+    crops = [rectify(photo.image, q, (240, 320)) for q in quads]  # as a close-up photo
+    own = Classifier(flowers=False).classify_crops(crops)
+    with_reader = Classifier()
+    named = with_reader.classify_crops(crops)
+    rows = candidates(own)
+    assert len(rows) and with_reader.flower_reader is not None
+    looks = with_reader.flower_reader.read([crops[i] for i in rows])
+    np.testing.assert_allclose(named[rows], join(own[rows], looks), atol=1e-6)
+    rest = np.setdiff1d(np.arange(len(crops)), rows)
+    np.testing.assert_allclose(named[rest], own[rest])
