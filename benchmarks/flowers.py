@@ -5,8 +5,10 @@
 Every face-up flower tile of the labelled photos of `benchmarks/recognize.py render`, cut
 through its labelled corners as the pipeline cuts a detected one (widened by FACE_MARGIN):
 the share named exactly right among the eight by the classifier's own split of its flower
-mass, by the reader, and by `vision.flowers.join` at several reader weights; and the share
-the classifier takes for some flower at all (which the reader does not change).
+mass, by the reader, by `vision.flowers.join` at several reader weights, and as shipped
+(joined only on faces of READER_MIN_SIDE px or more that the classifier gives some flower);
+and the share the classifier takes for some flower at all (which the reader does not
+change).
 """
 
 from __future__ import annotations
@@ -21,16 +23,27 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.tiles import FLOWERS
-from vision.classify import FACE_MARGIN, Classifier, rectify, widen
-from vision.flowers import FLOWER_IDS, READER_H, READER_W, FlowerReader, join
+from vision.classify import FACE_MARGIN, Classifier, long_sides, rectify, widen
+from vision.flowers import (
+    FLOWER_IDS,
+    READER_H,
+    READER_MIN_SIDE,
+    READER_W,
+    FlowerReader,
+    candidates,
+    join,
+)
 from vision.load import load_photo
 
 WEIGHTS = (0.25, 0.5, 0.75)
 
 
-def flower_faces(data: Path, limit: int) -> tuple[list[np.ndarray], list[np.ndarray], list[int]]:
-    """The flower faces of the first `limit` photos: classifier crops, reader crops, labels."""
-    small, large, labels = [], [], []
+def flower_faces(
+    data: Path, limit: int
+) -> tuple[list[np.ndarray], list[np.ndarray], list[int], list[float]]:
+    """The flower faces of the first `limit` photos: classifier crops, reader crops, labels,
+    the faces' long sides in working pixels."""
+    small, large, labels, sides = [], [], [], []
     for path in sorted(data.glob("*.json"))[:limit]:
         marks = [
             a
@@ -41,11 +54,12 @@ def flower_faces(data: Path, limit: int) -> tuple[list[np.ndarray], list[np.ndar
             continue
         photo = load_photo(path.with_suffix(".jpg"))
         corners = np.array([a["corners"] for a in marks], np.float32) / np.float32(photo.scale)
+        sides.extend(long_sides(corners).tolist())
         for quad, mark in zip(widen(corners, FACE_MARGIN), marks, strict=True):
             small.append(rectify(photo.image, quad))
             large.append(rectify(photo.image, quad, (READER_W, READER_H)))
             labels.append(FLOWERS.index(mark["code"]))
-    return small, large, labels
+    return small, large, labels, sides
 
 
 def main() -> None:
@@ -57,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     classifier = Classifier(args.classifier, flowers=False)
     reader = FlowerReader(args.reader)
-    small, large, labels = flower_faces(args.data, args.n)
+    small, large, labels, sides = flower_faces(args.data, args.n)
     if not labels:
         raise SystemExit(f"no face-up flower tiles in {args.data}")
     truth = np.array(labels)
@@ -72,6 +86,12 @@ def main() -> None:
     for weight in WEIGHTS:
         joined = join(probs, looks, weight)
         rows[f"joined_{weight}"] = float((joined[:, FLOWER_IDS].argmax(1) == truth).mean())
+    # as shipped: joined only where the classifier sees a flower on a face large enough
+    shipped = probs.copy()
+    asked = candidates(probs, np.array(sides, np.float32))
+    shipped[asked] = join(probs[asked], looks[asked])
+    rows["shipped"] = float((shipped[:, FLOWER_IDS].argmax(1) == truth).mean())
+    rows["faces_under_min_side"] = float(np.mean(np.array(sides) < READER_MIN_SIDE))
     print(json.dumps(rows, indent=1))
 
 

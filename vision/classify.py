@@ -111,6 +111,12 @@ def rectify(
     return np.asarray(crop, dtype=np.uint8)
 
 
+def long_sides(corners: FloatArray) -> FloatArray:
+    """(n,) the longest edge of each of (n, 4, 2) quads, in their pixels."""
+    edges = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)
+    return np.asarray(edges.max(axis=1), dtype=np.float32)
+
+
 def widen(corners: FloatArray, factor: float = FACE_MARGIN) -> FloatArray:
     """(n, 4, 2) quads scaled by `factor` about their centres: what the classifier reads of
     each detected face."""
@@ -171,7 +177,8 @@ class Classifier:
         """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64,
         and the flowers' to the flower reader's size)."""
         probs = self._probs(crops)
-        return self._reread_flowers(probs, lambda i: crops[i])
+        sides = np.array([max(np.asarray(c).shape[:2]) for c in crops], np.float32)
+        return self._reread_flowers(probs, sides, lambda i: crops[i])
 
     def _probs(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """The classifier's own (n, 43) reading of BGR crops."""
@@ -181,13 +188,17 @@ class Classifier:
         return run_in_batches(self.session, batch, len(CLASSES))
 
     def _reread_flowers(
-        self, probs: FloatArray, crop_of: Callable[[int], npt.NDArray[np.uint8]]
+        self,
+        probs: FloatArray,
+        sides: FloatArray,
+        crop_of: Callable[[int], npt.NDArray[np.uint8]],
     ) -> FloatArray:
-        """`probs` with the flower reader's say on the rows it takes for flowers (`join`);
-        `crop_of(i)` is row i's face as a BGR crop, cut only for those rows."""
+        """`probs` with the flower reader's say on the rows it takes for flowers whose face's
+        long side is `sides` pixels (`vision.flowers.candidates`, `join`); `crop_of(i)` is
+        row i's face as a BGR crop, cut only for those rows."""
         if self.flower_reader is None or len(probs) == 0:
             return probs
-        rows = candidates(probs)
+        rows = candidates(probs, sides)
         if len(rows) == 0:
             return probs
         out = probs.copy()
@@ -213,7 +224,9 @@ class Classifier:
             probs[unsure] = np.mean(looks, axis=0)
         quads = widen(corners, FACE_MARGIN)
         probs = self._reread_flowers(
-            probs, lambda i: rectify(photo.image, quads[i], (READER_W, READER_H))
+            probs,
+            long_sides(corners),
+            lambda i: rectify(photo.image, quads[i], (READER_W, READER_H)),
         )
         return replace(tiles, probs=probs, looks=describe(photo.image, corners))
 

@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 import pytest
 
 from scoring.tiles import CLASSES, FLOWERS
 from tests.vision.test_classify import scene_tiles
-from vision.classify import FACE_MARGIN, MODEL_PATH, Classifier, rectify, widen
-from vision.flowers import FLOWER_GATE, FLOWER_IDS, READER_H, READER_W, candidates, join
+from vision.classify import FACE_MARGIN, MODEL_PATH, Classifier, long_sides, rectify, widen
+from vision.flowers import (
+    FLOWER_GATE,
+    FLOWER_IDS,
+    READER_H,
+    READER_MIN_SIDE,
+    READER_W,
+    candidates,
+    join,
+)
 from vision.flowers import MODEL_PATH as READER_MODEL
+from vision.load import Photo
+from vision.types import Tiles
+
+
+def scaled_scene(name: str, factor: float) -> tuple[Photo, Tiles, list[str]]:
+    """A committed scene photo and its labelled tiles, resized by `factor` (its faces are
+    about 33 px long: under READER_MIN_SIDE, the reader is asked only when they are grown)."""
+    photo, tiles, codes = scene_tiles(name)
+    image = cv2.resize(photo.image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    tiles.corners *= np.float32(factor)
+    tiles.xyxy *= np.float32(factor)
+    return replace(photo, image=image), tiles, codes
 
 
 def one_hot_ish(code: str, p: float) -> np.ndarray:
@@ -52,17 +75,30 @@ def test_candidates_are_the_rows_with_flower_mass() -> None:
     assert candidates(np.stack([suit, flower, suit])).tolist() == [1]
 
 
+def test_small_faces_are_left_to_the_classifier() -> None:
+    flower = one_hot_ish("3h", 0.9)
+    probs = np.stack([flower, flower])
+    sides = np.array([READER_MIN_SIDE - 1, READER_MIN_SIDE], np.float32)
+    assert candidates(probs, sides).tolist() == [1]
+
+
+def test_long_sides_measure_the_longest_edge() -> None:
+    quad = np.array([[[0, 0], [30, 0], [30, 40], [0, 40]]], np.float32)
+    assert long_sides(quad).tolist() == [40.0]
+    assert long_sides(quad[:, ::-1] * 2).tolist() == [80.0]
+
+
 @pytest.mark.skipif(
     not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
 )
 def test_the_reader_names_only_the_faces_read_as_flowers() -> None:
     """A photo's faces: the classifier's reading where it sees no flower; where it does,
     that reading joined with the reader's look at the face at the reader's size."""
-    photo, tiles, codes = scene_tiles("scene_declared_win.jpg")
+    photo, tiles, codes = scaled_scene("scene_declared_win.jpg", 2.0)
     own = Classifier(flowers=False).classify(photo, tiles).probs
     with_reader = Classifier()
     named = with_reader.classify(photo, tiles).probs
-    rows = candidates(own)
+    rows = candidates(own, long_sides(tiles.corners))
     assert 0 < len(rows) < len(tiles)
     assert any(codes[i] in FLOWERS for i in rows)
     rest = np.setdiff1d(np.arange(len(tiles)), rows)
@@ -86,9 +122,20 @@ def test_single_crops_get_the_readers_look_too() -> None:
     own = Classifier(flowers=False).classify_crops(crops)
     with_reader = Classifier()
     named = with_reader.classify_crops(crops)
-    rows = candidates(own)
+    rows = candidates(own, np.full(len(crops), 320, np.float32))
     assert len(rows) and with_reader.flower_reader is not None
     looks = with_reader.flower_reader.read([crops[i] for i in rows])
     np.testing.assert_allclose(named[rows], join(own[rows], looks), atol=1e-6)
     rest = np.setdiff1d(np.arange(len(crops)), rows)
     np.testing.assert_allclose(named[rest], own[rest])
+
+
+@pytest.mark.skipif(
+    not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
+)
+def test_a_photo_too_small_for_the_reader_keeps_the_classifiers_flowers() -> None:
+    photo, tiles, _ = scaled_scene("scene_declared_win.jpg", 1.0)
+    assert long_sides(tiles.corners).max() < READER_MIN_SIDE
+    own = Classifier(flowers=False).classify(photo, tiles).probs
+    assert len(candidates(own)) > 0  # faces read as flowers, but small: no second look
+    np.testing.assert_allclose(Classifier().classify(photo, tiles).probs, own)
