@@ -3,12 +3,12 @@
     python -m models.train_flower_reader --minutes 40 --out runs/flower_reader \
         --init runs/recovered/member0/last.pt --camerash ../shared/data/camerash-crops
 
-The tile classifier reads every face at 80 x 64, where a flower's corner numeral and
-character are a few pixels tall, and names the exact flower of a real tile 82 % of the time.
-The reader looks again, only at faces the classifier takes for a flower, at 128 x 96 (more
-of the photo's pixels where the photo has them) and only has to tell the eight apart. Its
-features start from a trained classifier's (`--init`; the net is fully convolutional, so
-they apply at any size), its head is new.
+The tile classifier names the exact flower worst of all on designs it never saw. The
+reader, a second opinion on the faces the classifier takes for a flower (`vision.flowers`),
+looks at them at 128 x 96 and only has to tell the eight apart. Its features start from a
+trained classifier's (`--init`; the net is fully convolutional, so they apply at any size),
+its head is new. Two readers from different classifier runs join into one graph with
+`--export-only --init A --ensemble B` (`models/flower_reader.md`).
 
 Faces: the training sources' flowers (`procedural`, `unicode`) and `models.flower_art`,
 posed and degraded by `models.tile_augment` at the reader's size. The held-out KDE art and

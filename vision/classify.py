@@ -1,7 +1,8 @@
 """Name each detected tile: rectify its face from the corners, run the ONNX classifier.
 
 The classifier sees an 80x64 RGB crop and answers calibrated probabilities over
-`scoring.tiles.CLASSES` (42 faces + back). It was trained to read a face upside down as
+`scoring.tiles.CLASSES` (42 faces + back); the flower reader (`vision.flowers`) has a
+second say on which flower a flower is. It was trained to read a face upside down as
 well, so corners that come half a turn round still give the right tile.
 """
 
@@ -210,6 +211,8 @@ class Classifier:
 
         Each face is read through its quad widened by FACE_MARGIN; one read under
         SURE_FIRST_LOOK is read again through SECOND_LOOK_MARGINS and the looks averaged.
+        A face read as a flower, large enough, is looked at by the flower reader too
+        (`vision.flowers`), through the same quad at the reader's size.
         A tile the detector calls face-down keeps the classifier's answer too: the
         classifier's own `back` probability is the second opinion that layout can use.
         """
