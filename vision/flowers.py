@@ -7,8 +7,8 @@ features, looks again at the faces the classifier takes for a flower, at READER_
 READER_W, and errs elsewhere. The classifier keeps its say on whether a tile is a flower at
 all; the reader's answer and the classifier's own split among the eight are joined as a
 product of experts (`join`), each raised to its weight. (The larger crop was meant to read
-the corner numeral and character better; on real crops the reader alone does not: what
-the join gains is that of two different readings.)
+the corner numeral and character better; on real crops the readers alone are mixed: what
+the join gains is mostly that of two different readings.)
 """
 
 from __future__ import annotations
