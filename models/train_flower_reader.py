@@ -196,6 +196,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
+    p.add_argument("--resume", default=None, help="reader checkpoint to train on from")
     p.add_argument("--export-only", action="store_true", help="calibrate + export --init's net")
     p.add_argument(
         "--ensemble",
@@ -274,7 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.export_only:
         net = load_reader(args.init, args.width)
     else:
-        net = start_net(args.init, args.width)
+        net = (
+            load_reader(args.resume, args.width)
+            if args.resume
+            else start_net(args.init, args.width)
+        )
         train(args, net, pool, sets, out)
     # Temperature on fresh augmentations of the training sources' faces, for each reader
     # when several are joined (`--ensemble`), and for their mean.
