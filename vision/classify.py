@@ -57,6 +57,20 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     return options
 
 
+def open_model(
+    model_path: str | Path | None, default: Path, what: str, threads: int | None = None
+) -> tuple[Path, ort.InferenceSession]:
+    """The ONNX file `model_path` (else `default`) and one CPU session on it; a missing file
+    is a FileNotFoundError that names `what` model it is."""
+    path = Path(model_path) if model_path is not None else default
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} model not found: {path}")
+    session = ort.InferenceSession(
+        str(path), session_options(threads), providers=["CPUExecutionProvider"]
+    )
+    return path, session
+
+
 def run_in_batches(session: ort.InferenceSession, batch: FloatArray, outputs: int) -> FloatArray:
     """One model's answers for a stacked input, at most _BATCH rows a call (bounded memory,
     few calls for a whole hand): (n, outputs) float32."""
@@ -159,13 +173,7 @@ class Classifier:
     ) -> None:
         """`flowers`: let the flower reader (`vision.flowers`; `flower_model`, else the
         shipped file where it exists) name the faces read as flowers."""
-        path = Path(model_path) if model_path is not None else MODEL_PATH
-        if not path.is_file():
-            raise FileNotFoundError(f"classifier model not found: {path}")
-        self.model_path = path
-        self.session = ort.InferenceSession(
-            str(path), session_options(threads), providers=["CPUExecutionProvider"]
-        )
+        self.model_path, self.session = open_model(model_path, MODEL_PATH, "classifier", threads)
         self.flower_reader: FlowerReader | None = None
         if flowers:
             self.flower_reader = (

@@ -15,10 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
-import onnxruntime as ort
 
 from vision import corner_code
-from vision.classify import session_options
+from vision.classify import open_model
 from vision.geometry import face_sides
 from vision.load import Photo
 from vision.nms import nms
@@ -192,18 +191,13 @@ class Detector:
         refine: bool = True,
         refiner_path: str | Path | None = None,
     ) -> None:
-        path = Path(model_path) if model_path is not None else MODEL_PATH
-        if not path.is_file():
-            raise FileNotFoundError(f"detector model not found: {path}")
+        path, self.session = open_model(model_path, MODEL_PATH, "detector", threads)
         self.model_path = path
         self.threshold = threshold
         self.second_pass = second_pass
         # The refiner sets the corners on the faces' edges (vision/refine.py); without its
         # model file the detector's own corners stand.
         self.refiner = (Refiner(refiner_path) if refiner_path else shipped()) if refine else None
-        self.session = ort.InferenceSession(
-            str(path), session_options(threads), providers=["CPUExecutionProvider"]
-        )
         self.input_name = self.session.get_inputs()[0].name
         meta = self.session.get_modelmeta().custom_metadata_map
         self.corner_code = meta.get("corner_code", corner_code.CANONICAL)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-import onnxruntime as ort
 
 from scoring.tiles import CLASSES, FLOWERS
 from vision.types import FloatArray
@@ -69,15 +68,9 @@ class FlowerReader:
     """The ONNX flower reader, loaded once."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
-        from vision.classify import session_options  # classify imports this module
+        from vision.classify import open_model  # classify imports this module
 
-        path = Path(model_path) if model_path is not None else MODEL_PATH
-        if not path.is_file():
-            raise FileNotFoundError(f"flower reader model not found: {path}")
-        self.model_path = path
-        self.session = ort.InferenceSession(
-            str(path), session_options(threads), providers=["CPUExecutionProvider"]
-        )
+        self.model_path, self.session = open_model(model_path, MODEL_PATH, "flower reader", threads)
 
     def read(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """(n, 8) probabilities in FLOWERS order for BGR face crops of any size (each

@@ -23,9 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
-import onnxruntime as ort
 
-from vision.classify import face_rect, rectify, run_in_batches, session_options
+from vision.classify import face_rect, open_model, rectify, run_in_batches
 from vision.types import FloatArray
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "refiner.onnx"
@@ -91,12 +90,8 @@ class Refiner:
     """The ONNX corner refiner, loaded once."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
-        path = Path(model_path) if model_path is not None else MODEL_PATH
-        if not path.is_file():
-            raise FileNotFoundError(f"corner refiner model not found: {path}")
-        self.model_path = path
-        self.session = ort.InferenceSession(
-            str(path), session_options(threads), providers=["CPUExecutionProvider"]
+        self.model_path, self.session = open_model(
+            model_path, MODEL_PATH, "corner refiner", threads
         )
 
     def offsets(self, image: npt.NDArray[np.uint8], quads: FloatArray) -> FloatArray:
