@@ -17,8 +17,9 @@ import itertools
 import json
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ from models.crop_pack import load_crops
 from models.flower_art import flower_face
 from models.random_conv import random_convolution
 from models.scene_crops import scene_crops
+from models.schedule import warmup_cosine
 from models.tile_augment import augment, photometric
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
 from vision.classify import INPUT_H, INPUT_W
@@ -432,19 +434,35 @@ def train(
         persistent_workers=True,
         pin_memory=args.device != "cpu",
     )
+    fit(net, loader, args, lambda trained: evaluate(trained, sets), log, out, "classifier")
+
+
+def fit(
+    net: torch.nn.Module,
+    loader: Iterable[tuple[torch.Tensor, torch.Tensor]],
+    args: argparse.Namespace,
+    report: Callable[[torch.nn.Module], dict[str, Any]],
+    log: Path,
+    out: Path,
+    desc: str,
+) -> None:
+    """Train `net` on `loader`'s (crops, labels) batches for `args.minutes` of wall clock on
+    `args.device` (AdamW, `warmup_cosine` from `args.lr`, a share `args.randconv_share` of
+    each batch through a random convolution, label smoothing 0.05): a log line every 50
+    steps, `report(net)` every `args.eval_every` minutes, `out/last.pt` every 3 minutes and
+    at the end, back on the CPU."""
     net.to(args.device)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
     start = last_ckpt = last_eval = time.time()
     step, seen = 0, 0
     styles = torch.Generator().manual_seed(args.seed)
-    bar = tqdm(total=int(budget), unit="s", desc="classifier")
+    bar = tqdm(total=int(budget), unit="s", desc=desc)
     for x, y in loader:
         elapsed = time.time() - start
         if elapsed > budget:
             break
-        frac = elapsed / budget
-        lr = args.lr * (min(1.0, frac / 0.03)) * 0.5 * (1 + math.cos(math.pi * frac))
+        lr = warmup_cosine(args.lr, elapsed / budget)
         for group in optimizer.param_groups:
             group["lr"] = lr
         x, y = x.to(args.device, non_blocking=True), y.to(args.device, non_blocking=True)
@@ -467,18 +485,20 @@ def train(
             with open(log, "a") as f:
                 f.write(json.dumps(line) + "\n")
         if time.time() - last_ckpt > 180:
-            torch.save(
-                {"model": net.state_dict(), "step": step, "width": args.width}, out / "last.pt"
-            )
+            save_checkpoint(net, step, args.width, out)
             last_ckpt = time.time()
         if time.time() - last_eval > args.eval_every * 60:
-            report = {"step": step, "min": round(elapsed / 60, 2), **evaluate(net, sets)}
+            lines = {"step": step, "min": round(elapsed / 60, 2), **report(net)}
             with open(log, "a") as f:
-                f.write(json.dumps(report) + "\n")
+                f.write(json.dumps(lines) + "\n")
             last_eval = time.time()
     bar.close()
     net.cpu()  # calibration and export run on the CPU, as the graph will
-    torch.save({"model": net.state_dict(), "step": step, "width": args.width}, out / "last.pt")
+    save_checkpoint(net, step, args.width, out)
+
+
+def save_checkpoint(net: torch.nn.Module, step: int, width: int, out: Path) -> None:
+    torch.save({"model": net.state_dict(), "step": step, "width": width}, out / "last.pt")
 
 
 def main(argv: list[str] | None = None) -> int:

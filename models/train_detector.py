@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from tqdm import tqdm
 
 from models.detector_net import TileDetector
 from models.detector_targets import canonical_corners, draw_targets
+from models.schedule import warmup_cosine
 from vision import corner_code
 
 OPSET = 17
@@ -321,7 +321,7 @@ def train(args: argparse.Namespace, net: TileDetector, records: list[Record], ou
         if elapsed > budget:
             break
         frac = elapsed / budget
-        lr = args.lr * min(1.0, frac / 0.03) * 0.5 * (1 + math.cos(math.pi * frac))
+        lr = warmup_cosine(args.lr, frac)
         for group in optimizer.param_groups:
             group["lr"] = lr
         pred_heat, pred_reg = net(x)

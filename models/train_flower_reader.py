@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,19 +26,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch.utils.data import DataLoader, IterableDataset
 from tqdm import tqdm
 
 from models.camerash import read_camerash
 from models.classifier_net import TileClassifier
 from models.flower_art import flower_face
-from models.random_conv import random_convolution
 from models.tile_augment import augment
 from models.train_classifier import (
     calibrate,
     expected_calibration_error,
     export_onnx,
+    fit,
     logits_of,
     probs_of,
     to_tensor,
@@ -194,6 +192,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--width", type=int, default=32)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="where the net trains: cpu, cuda")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
     p.add_argument("--resume", default=None, help="reader checkpoint to train on from")
@@ -208,50 +207,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def train(args: argparse.Namespace, net: TileClassifier, pool: Pool, sets: dict, out: Path) -> None:
-    log = out / "log.jsonl"
     data = AugmentedFlowers(pool, args.batch, args.seed, args.art_share, args.fresh_share)
     loader = DataLoader(
         data, batch_size=None, num_workers=args.workers, prefetch_factor=4, persistent_workers=True
     )
-    optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
-    budget = args.minutes * 60
-    start = last_ckpt = last_eval = time.time()
-    step, seen = 0, 0
-    styles = torch.Generator().manual_seed(args.seed)
-    bar = tqdm(total=int(budget), unit="s", desc="flower reader")
-    for x, y in loader:
-        elapsed = time.time() - start
-        if elapsed > budget:
-            break
-        frac = elapsed / budget
-        lr = args.lr * min(1.0, frac / 0.03) * 0.5 * (1 + math.cos(math.pi * frac))
-        for group in optimizer.param_groups:
-            group["lr"] = lr
-        x = random_convolution(x, args.randconv_share, styles)
-        loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-        step, seen = step + 1, seen + len(y)
-        bar.update(int(elapsed) - bar.n)
-        if step % 50 == 0:
-            line = {"step": step, "seen": seen, "min": round(elapsed / 60, 2), "lr": round(lr, 5)}
-            line |= {"loss": round(loss.item(), 4), "img_s": round(seen / elapsed, 1)}
-            with open(log, "a") as f:
-                f.write(json.dumps(line) + "\n")
-        if time.time() - last_ckpt > 180:
-            save(net, step, args.width, out)
-            last_ckpt = time.time()
-        if time.time() - last_eval > args.eval_every * 60:
-            with open(log, "a") as f:
-                f.write(json.dumps({"step": step, **evaluate(net, sets)}) + "\n")
-            last_eval = time.time()
-    bar.close()
-    save(net, step, args.width, out)
-
-
-def save(net: TileClassifier, step: int, width: int, out: Path) -> None:
-    torch.save({"model": net.state_dict(), "step": step, "width": width}, out / "last.pt")
+    fit(
+        net,
+        loader,
+        args,
+        lambda trained: evaluate(trained, sets),
+        out / "log.jsonl",
+        out,
+        "flower reader",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
