@@ -23,7 +23,7 @@ _LONE_ALIGNED_DEG = 25.0
 # (real-face photo 273: 27 degrees).
 _LONE_IN_LINE_DEG = 40.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
-_HAND_TILES = 14
+HAND_TILES = 14
 # A reading this sure at a row's end is not taken for a misread flower to fit the count (a
 # winning 9p read with 1.0 had been put among the flowers and named 2h). Beside flowers or
 # melds the guard cost right hands: flowers there are often misread with confidence.
@@ -47,7 +47,7 @@ def select_hand_rows(
     they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
     stretch of wall or another player's tiles.
     """
-    counts = [_hand_count(groups) for groups in segmented]
+    counts = [hand_count(groups) for groups in segmented]
 
     def _flowers_after_all(r: int) -> bool:
         if any(g.role not in ("concealed", "flower") for g in segmented[r]):
@@ -120,17 +120,17 @@ def select_hand_rows(
         # A row adding nothing to the hand joins only for flowers or a kong's added tile;
         # walls and other players' backs are rows of face-down tiles adding nothing.
         useful = counts[r] > 0 or any(g.role == "flower" for g in segmented[r]) or lone == "S"
-        fits = total + counts[r] <= _HAND_TILES
+        fits = total + counts[r] <= HAND_TILES
         joinable = r not in keep and near and aligned >= 0.7
         if joinable and not fits and _flowers_after_all(r):
             useful = fits = True  # the count says these are the flowers, one of them misread
-        if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - _HAND_TILES):
+        if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - HAND_TILES):
             fits = True  # the count says the lone tiles beside the melds are flowers
         # ...or what the rows already in can spare (`spare`), when this row brings three
         # or more tiles: a row of them is the hand's, one or two may be discards, so they
         # count only on a kong's fourth tile standing apart (a kong's tile, not a flower's).
         room = spare() if counts[r] >= 3 else spare(kongs_only=True)
-        if joinable and not fits and total + counts[r] - room <= _HAND_TILES:
+        if joinable and not fits and total + counts[r] - room <= HAND_TILES:
             fits = True
         if joinable and useful and fits:
             keep.add(r)
@@ -146,7 +146,7 @@ def select_hand_rows(
     # the count lets it in, nearest first, as a guess worth a look.
     turned: set[int] = set()
     for r in askew:
-        if total + counts[r] <= _HAND_TILES:
+        if total + counts[r] <= HAND_TILES:
             keep.add(r)
             turned.add(r)
             total += counts[r]
@@ -158,7 +158,7 @@ def counted(n: int, one: str, many: str) -> str:
     return one if n == 1 else f"{n} {many}"
 
 
-def _hand_count(groups: list[Group]) -> int:
+def hand_count(groups: list[Group]) -> int:
     """Tiles toward the 14 of a hand (a kong counts 3; flowers and strays none)."""
     count = 0
     for g in groups:
@@ -213,25 +213,25 @@ def fit_count(
     flower-like) is the hand's tile. Returns the groups and a note for each kind of guess
     made (the count's, not the layout's: worth a person's look). `flowers` is each tile's
     flower probability (`vision.segment.flower_mass`)."""
-    hand = _hand_count(groups)
-    out, moved = _lone_tiles_to_flower_rows(groups, hand - _HAND_TILES)
+    hand = hand_count(groups)
+    out, moved = _lone_tiles_to_flower_rows(groups, hand - HAND_TILES)
     hand -= moved
     notes = []
-    out, joined = _join_split_kongs(out, rows, tiles.codes, hand - _HAND_TILES)
+    out, joined = _join_split_kongs(out, rows, tiles.codes, hand - HAND_TILES)
     hand -= joined
     if joined:
         what = counted(joined, "a tile standing apart was", "tiles standing apart were")
         notes.append(f"{what} read as the fourth tile of a kong")
     unsure = tiles.probs.max(axis=1) < _SURE_READING
-    out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - _HAND_TILES)
+    out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - HAND_TILES)
     hand -= aside
     if aside:
         what = counted(aside, "an unsure tile", "unsure tiles")
-        notes.append(f"{what} at a row's end taken for flowers: the hand had {_HAND_TILES + aside}")
-    out, taken = _lone_flowers_to_hand(out, flowers, _HAND_TILES - hand)
+        notes.append(f"{what} at a row's end taken for flowers: the hand had {HAND_TILES + aside}")
+    out, taken = _lone_flowers_to_hand(out, flowers, HAND_TILES - hand)
     if taken:
         what = counted(taken, "a lone flower", "lone flowers")
-        notes.append(f"{what} in the hand's rows taken as its tiles: it had {_HAND_TILES - taken}")
+        notes.append(f"{what} in the hand's rows taken as its tiles: it had {HAND_TILES - taken}")
     return out, notes
 
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
-from vision.hand_rows import counted
+from vision.hand_rows import HAND_TILES, counted, hand_count
 from vision.layout import Layout, layout, role_of_each
 from vision.load import Photo, load_photo
 from vision.sideways import MODEL_PATH as SIDEWAYS_MODEL
@@ -203,6 +203,12 @@ def interpret(
         # Read again with them face up: the hand lacks a tile while a lone "back" sits in it.
         tiles = replace(tiles, face_down=tiles.face_down & ~blank)
         found = layout(tiles)
+    backs = backs_taken_for_blank_faces(tiles, found)
+    if backs.any():
+        # Read again with them face down: the hand has a tile too many, and a kong's two
+        # face-down ends were read as blank white dragons.
+        tiles = replace(tiles, face_down=tiles.face_down | backs)
+        found = layout(tiles)
     clock = _lap(timings, "layout", clock)
     decoded = decode(tiles, found, checked)
     clock = _lap(timings, "decode", clock)
@@ -243,6 +249,45 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     read_as_face = tiles.probs[:, BACK_INDEX] < 0.5
     blank: npt.NDArray[np.bool_] = lone & tiles.face_down & read_as_face
     return blank
+
+
+def backs_taken_for_blank_faces(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
+    """Per tile: the two ends of four tiles side by side in a row of the hand, X a a X, outside
+    every meld, each X face down or read face up as a white dragon or a back (at least one of
+    them face up), when the hand counts 14 tiles or more.
+
+    The reverse of `faces_taken_for_backs`: a concealed kong laid with its two ends face down
+    shows backs, and a back as pale as the faces looks to the detector and the classifier like
+    a blank white dragon (training-source photos 144 and 176, an ivory-backed set: the ends
+    read P at 0.93-0.99, the hand counted 15, or 14 with one end left out). A white dragon on
+    either side of a pair is no likely concealed hand: a player keeps the dragons together.
+    """
+    backs = np.zeros(len(tiles), dtype=bool)
+    counted_tiles = hand_count(list(found.groups)) + len(found.of_role("winning"))
+    if counted_tiles < HAND_TILES:
+        return backs
+    down = np.asarray(tiles.face_down, dtype=bool)
+    blank = tiles.probs[:, [CLASSES.index("P"), BACK_INDEX]].sum(axis=1) >= 0.9
+    in_melds = {t for g in found.melds for t in g.tiles}
+    hand_rows = {g.row for g in found.groups if g.role in ("concealed", "winning")}
+    codes = tiles.codes
+    for r in sorted(hand_rows):
+        row = found.rows[r]
+        for k in range(len(row) - 3):
+            end, pair, other_end = row[k], row[k + 1 : k + 3], row[k + 3]
+            ends = [end, other_end]
+            middle = {codes[t] for t in pair}
+            if (
+                not in_melds & {*row[k : k + 4]}
+                and all(down[t] or blank[t] for t in ends)
+                and not all(down[t] for t in ends)
+                and not down[list(pair)].any()
+                and len(middle) == 1
+                and not middle & {"P", BACK}
+            ):
+                backs[[t for t in ends if not down[t]]] = True
+                break
+    return backs
 
 
 def doubts_score(reasons: list[str]) -> bool:

@@ -216,6 +216,48 @@ def test_a_lone_tile_read_as_a_back_stays_face_down() -> None:
     assert result.review
 
 
+PALE_BACKS: dict[str, Any] = {
+    "melds": [{"type": "kong", "tiles": ["1m"] * 4, "concealed": True}],
+    "concealed": ["7m", "8m", "9m", "7p", "8p", "9p", "4s", "6s", "F", "F"],
+    "winning_tile": "5s",
+    "flowers": [],
+}
+
+
+def _kong_ends_read_as_white_dragons() -> tuple[Tiles, list[int]]:
+    """PALE_BACKS laid out, its concealed kong's two face-down ends taken by the detector
+    for faces and read by the classifier as (blank) white dragons."""
+    ann = lay_out_hand(PALE_BACKS, arrangement="melds_left", kong_style="ends")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    ends = [i for i, a in enumerate(ann) if a["face_down"]]
+    for i in ends:
+        tiles.face_down[i] = False
+        read_as(tiles, i, {"P": 0.99, "back": 0.01})
+    return tiles, ends
+
+
+def test_a_concealed_kongs_pale_backs_read_as_white_dragons_are_backs() -> None:
+    """Training-source photos 144 and 176: an ivory-backed set's concealed kong showed its
+    two face-down ends, read P at 0.99; laid out as P 1m 1m P the hand counted 15 and no
+    legal hand was read."""
+    tiles, ends = _kong_ends_read_as_white_dragons()
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in [
+        {k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds
+    ]
+    assert all(result.to_json()["tiles"][i]["face_down"] for i in ends)
+
+
+def test_white_dragons_about_two_different_tiles_stay_faces() -> None:
+    """The ends are backs only about a pair: P 1m 2m P is no concealed kong."""
+    tiles, ends = _kong_ends_read_as_white_dragons()
+    middle = list(range(ends[0] + 1, ends[1]))
+    read_as(tiles, middle[1], {"2m": 0.99, "1m": 0.01})
+    result = interpret(tiles)
+    assert not any(result.to_json()["tiles"][i]["face_down"] for i in ends)
+
+
 @pytest.mark.parametrize(
     "context",
     [
