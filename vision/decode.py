@@ -36,8 +36,14 @@ MELD_OPTIONS = 6  # codes tried per meld
 # A little uniform mass: a tile the classifier misread with confidence can still be corrected.
 _UNIFORM_SHARE = 0.01
 _SEARCH_SPAN = 9.0  # stop when readings are e^9 less probable than the best legal one
-_MAX_READINGS = 20000
-_BUDGET_S = 0.25
+# The search's budget is counted in readings, not seconds, so that a photo reads the same on
+# any machine under any load: with 0.25 s of wall clock, real-face photo 98 read right or
+# wrong by the machine's load, and held-out KDE photo 436 passed unflagged on a loaded one.
+# 10,000 readings take at most 0.47 s here (held-out KDE wins; median 4 ms); 5,000 lost
+# real-face photo 98, 20,000 gained one KDE score and doubled the slowest (docs/recognize.md,
+# twenty-sixth session). The clock stays only as a guard against a machine far slower.
+_MAX_READINGS = 10000
+_BUDGET_S = 3.0
 _CHOWS = tuple(
     tuple(PLAYING.index(f"{r + k}{s}") for k in range(3)) for s in "mps" for r in range(1, 8)
 )
@@ -87,7 +93,7 @@ class Decoded:
             flower each is (every ruleset here scores only how many flowers).
         plausibility: probability of the best legal reading relative to the tile-by-tile top
             reading (1 when no rule had to change anything).
-        cut_short: the search stopped at its time budget: a likelier legal hand may exist.
+        cut_short: the search stopped at its budget: a likelier legal hand may exist.
     """
 
     hand: Json | None
@@ -284,7 +290,7 @@ def _search(
     legal: list[tuple[float, list[int]]] = []
     deadline = time.perf_counter() + _BUDGET_S
     tried = 0
-    while heap and tried < _MAX_READINGS:
+    while heap:
         extra, choice, last = heapq.heappop(heap)
         if legal and extra > legal[0][0] + _SEARCH_SPAN:
             break
@@ -301,8 +307,8 @@ def _search(
             child[j] = k
             cost = extra + variables[j].options[k][0] - variables[j].options[k - 1][0]
             heapq.heappush(heap, (cost, child, j))
-        if time.perf_counter() > deadline:
-            out.warnings.append("decoding stopped at its time budget; the search was cut short")
+        if (tried >= _MAX_READINGS and heap) or time.perf_counter() > deadline:
+            out.warnings.append("decoding stopped at its budget; the search was cut short")
             out.cut_short = True
             break
     out.readings_tried = tried

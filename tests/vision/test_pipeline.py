@@ -160,13 +160,30 @@ def test_a_meld_whose_crosswise_tile_was_not_seen_is_flagged() -> None:
     assert MELD_WITHOUT_CROSSWISE_TILE in missed.review_reasons
 
 
-def test_a_search_cut_short_by_its_time_budget_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Held-out KDE photo 436 on a loaded machine: the decoder's search stopped at its time
-    budget and its hand (2m 2m 2m read as 2p 2p 2p) passed unflagged."""
-    monkeypatch.setattr("vision.decode._BUDGET_S", -1.0)  # stops after the first reading
-    result = interpret(_tiles())
+@pytest.mark.parametrize(
+    "budget",
+    [
+        # Held-out KDE photo 436 on a loaded machine: the search stopped at its time budget
+        # and its hand (2m 2m 2m read as 2p 2p 2p) passed unflagged.
+        ("_BUDGET_S", -1.0),
+        # Held-out KDE photo 485: the search stopped at its cap of readings, unflagged.
+        ("_MAX_READINGS", 1),
+    ],
+)
+def test_a_search_cut_short_by_its_budget_is_flagged(
+    monkeypatch: pytest.MonkeyPatch, budget: tuple[str, float]
+) -> None:
+    name, value = budget
+    unsure = _tiles(sharpness=(2.0, 3.0))  # many readings to try: the search outlasts one
+    monkeypatch.setattr(f"vision.decode.{name}", value)  # stops after the first reading
+    result = interpret(unsure)
     assert result.decoded.cut_short
     assert "the search for a legal hand was cut short" in result.review_reasons
+
+
+def test_a_search_that_ends_within_its_budget_is_not_cut_short() -> None:
+    result = interpret(_tiles())
+    assert not result.decoded.cut_short
 
 
 def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
