@@ -520,8 +520,27 @@ def _decode_flowers(
             )
     shares = tiles.probs[chosen_indices, FLOWER_SLICE].astype(np.float64) + 1e-9
     shares /= shares.sum(axis=1, keepdims=True)
-    right = float(np.prod([shares[row, k] for row, k in enumerate(picks)]))
-    return _sorted([FLOWERS[k] for k in picks]), right
+    chosen = float(np.prod([shares[row, k] for row, k in enumerate(picks)]))
+    return _sorted([FLOWERS[k] for k in picks]), chosen / _distinct_namings(shares)
+
+
+def _distinct_namings(shares: npt.NDArray[np.float64]) -> float:
+    """The probability, tile by tile, that the flower tiles name distinct flowers: the sum of
+    the products over every naming with one of each flower. A set holds each flower once, so
+    the chosen naming's chance of being right is its product over this sum, not the bare
+    product (two tiles each half 1h, half 5h: a half each alone, but only 1h 5h or 5h 1h can
+    be, so the pair is right a half of the time, not a quarter). By dynamic programming over
+    the flowers already named."""
+    total = {0: 1.0}
+    for row in shares:
+        step: dict[int, float] = {}
+        for used, mass in total.items():
+            for slot, p in enumerate(row):
+                if not used & (1 << slot):
+                    key = used | (1 << slot)
+                    step[key] = step.get(key, 0.0) + mass * float(p)
+        total = step
+    return max(sum(total.values()), 1e-12)
 
 
 def scoring_accepts(hand: Json) -> bool:

@@ -169,6 +169,28 @@ def test_flowers_are_distinct() -> None:
     assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "2h"]
 
 
+def test_flower_confidence_counts_only_namings_a_set_allows() -> None:
+    """Two flower tiles each read half 1h, half 5h: alone each is a coin toss, but a set holds
+    one 1h and one 5h, so the pair is named right half the time, not a quarter. The bare
+    product left the real-face wins' flower doubts underconfident: photos at 0.3-0.5 had
+    their flowers right two times in three."""
+    hand = {**HAND, "flowers": ["1h", "5h"]}
+    tiles, ann = _tiles(hand)
+    for code in ("1h", "5h"):
+        read_as(
+            tiles, next(i for i, a in enumerate(ann) if a["code"] == code), {"1h": 0.5, "5h": 0.5}
+        )
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "5h"]
+    assert decoded.flower_confidence == pytest.approx(0.5, abs=0.01)
+
+
+def test_flower_confidence_of_sure_flowers_stays_sure() -> None:
+    tiles, _ = _tiles({**HAND, "flowers": ["1h", "5h", "7h"]})
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.flower_confidence > 0.99
+
+
 def test_flower_count_from_context_wins() -> None:
     tiles, _ = _tiles({**HAND, "flowers": []})
     decoded = decode(tiles, layout(tiles), {"flowers": 3})
