@@ -34,6 +34,12 @@ REVIEW_PLAUSIBILITY = 0.02  # best legal reading vs the tile-by-tile reading
 # "apart from the hand" while the hand itself stays legal, losing the flowers silently. A
 # tile surely a flower is left out on purpose (another player's flowers, a stray one).
 REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
+# ...and within this many face widths of the hand's nearest tile: the hand's flowers lie
+# beside it (held-out KDE: the true flowers left out lay 1.1-1.8 widths off), while the
+# discards further out, read a little as flowers, flagged right hands (training-source and
+# real-face wins: all 27 such photos' strays were discards or false detections, 2.5-13.6
+# widths off).
+FLOWER_LEFT_OUT_REACH = 2.5
 # Detector confidence under which a tile apart from the hand is not reported. The detector
 # keeps peaks down to 0.3 so that no hand tile is lost, but apart from the hand a faint peak
 # is more often a prop, a shadow or the table's texture than a tile: on photos of the
@@ -306,7 +312,7 @@ def review_reasons(
         strays = [t for g in found.of_role("stray") for t in g.tiles]
         mass = tiles.probs[strays, FLOWER_SLICE].sum(axis=1)
         low, high = REVIEW_FLOWER_LEFT_OUT
-        doubtful = (mass >= low) & (mass < high)
+        doubtful = (mass >= low) & (mass < high) & _beside_the_hand(found, tiles, strays)
         if doubtful.any():
             reasons.append(
                 counted(
@@ -343,6 +349,19 @@ def review_reasons(
     if scored is not None and not scored.get("valid", True):
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons
+
+
+def _beside_the_hand(found: Layout, tiles: Tiles, strays: list[int]) -> npt.NDArray[np.bool_]:
+    """Per stray tile: within FLOWER_LEFT_OUT_REACH face widths of the hand's nearest tile
+    (every stray, when the layout found no hand tile or no face width)."""
+    hand = [t for g in found.groups if g.role != "stray" for t in g.tiles]
+    width = found.tile_size[0]
+    if not hand or width <= 0:
+        return np.ones(len(strays), dtype=bool)
+    centres = tiles.centers
+    gaps = np.linalg.norm(centres[strays][:, None] - centres[hand][None], axis=2).min(axis=1)
+    near: npt.NDArray[np.bool_] = gaps <= FLOWER_LEFT_OUT_REACH * width
+    return near
 
 
 def _concealed_set_out_like_a_meld(found: Layout, tiles: Tiles) -> bool:

@@ -198,6 +198,21 @@ def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
     assert "a tile left out of the hand may be a flower" in result.review_reasons
 
 
+def test_a_discard_far_from_the_hand_read_a_little_as_a_flower_is_not_flagged() -> None:
+    """Training-source and real-face wins: right hands were flagged for discards lying 2.5-14
+    face widths off that the classifier read 10-90 % a flower; a hand's flowers lie beside it."""
+    ann = lay_out_hand(HAND)
+    discard = {**ann[0], "role": "stray", "code": "1s"}
+    discard["corners"] = [[x, y + 600.0] for x, y in ann[0]["corners"]]
+    x, y, w, h = ann[0]["bbox"]
+    discard["bbox"] = [x, y + 600.0, w, h]
+    tiles = tiles_from_annotations([*ann, discard], np.random.default_rng(0), (40.0, 41.0))
+    read_as(tiles, len(ann), {"1s": 0.6, "3h": 0.4})
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert not any("may be a flower" in reason for reason in result.review_reasons)
+
+
 BLANK_DRAGONS: dict[str, Any] = {
     "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
     "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "P", "P", "P", "W"],
