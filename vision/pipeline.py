@@ -46,6 +46,9 @@ FLOWER_LEFT_OUT_REACH = 2.5
 # training sources (runs/tune_proc) the floor leaves out 7 false tiles for 5 true ones, on
 # the real-face wins 64 for 18 (`benchmarks/strays.py`). Tiles in the hand keep the 0.3.
 STRAY_MIN_CONFIDENCE = 0.4
+# Centres this close, in the faces' typical short side, one of them sideways: one tile seen
+# twice (`seen_twice`). 0.45 against 0.55 and 0.7: those passed a wrong training-source hand.
+SEEN_TWICE_REACH = 0.45
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
@@ -198,6 +201,10 @@ def interpret(
     timings = timings if timings is not None else {}
     checked = check_context(context)
     clock = time.perf_counter()
+    twice = seen_twice(tiles)
+    if twice:
+        # One tile, two detections: counted once, or a pung reads as a kong.
+        tiles = _once_each(tiles, twice)
     found = layout(tiles)
     faint = faint_strays(tiles, found)
     if faint.any():
@@ -227,6 +234,50 @@ def interpret(
     # Not a review reason on its own: tight framing is common and usually harmless.
     reasons = review_reasons(found, decoded, scored, tiles)
     return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
+
+
+def seen_twice(tiles: Tiles) -> list[tuple[int, int]]:
+    """(kept, dropped) pairs of detections that are one tile lying crosswise.
+
+    The detector may fire on a claimed tile both as the crosswise tile it is and as an upright
+    one, two quads whose faces' centres lie well within a face of each other (held-out KDE
+    photo 514 and real-face photo 152: a pung read as a kong, the duplicate its fourth tile).
+    Two centres closer than SEEN_TWICE_REACH of the faces' typical short side, one of them
+    flagged sideways, are one tile: the more confident detection is kept, and it lies
+    crosswise (real-face photo 152 kept the upright quad, and its pung lost its claimed
+    tile). Pairs of upright tiles that close are left alone: in piles of discards they are
+    different tiles.
+    """
+    if len(tiles) < 2:
+        return []
+    corners = tiles.corners
+    sides = np.minimum(
+        np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1),
+        np.linalg.norm(corners[:, 3] - corners[:, 0], axis=1),
+    )
+    reach = SEEN_TWICE_REACH * float(np.median(sides))
+    middles = corners.mean(axis=1)  # the faces' own centres: the boxes take in the bodies
+    gaps = np.linalg.norm(middles[:, None] - middles[None], axis=2)
+    pairs: list[tuple[int, int]] = []
+    taken: set[int] = set()
+    for i, j in zip(*np.nonzero(np.triu(gaps < reach, 1)), strict=True):
+        if {int(i), int(j)} & taken or not (tiles.sideways[i] or tiles.sideways[j]):
+            continue
+        kept, dropped = (
+            (int(i), int(j)) if tiles.confidence[i] >= tiles.confidence[j] else (int(j), int(i))
+        )
+        pairs.append((kept, dropped))
+        taken |= {kept, dropped}
+    return pairs
+
+
+def _once_each(tiles: Tiles, pairs: list[tuple[int, int]]) -> Tiles:
+    """`tiles` without each pair's dropped detection, its kept one flagged sideways."""
+    crosswise = np.asarray(tiles.sideways, dtype=bool).copy()
+    crosswise[[kept for kept, _ in pairs]] = True
+    keep = np.ones(len(tiles), dtype=bool)
+    keep[[dropped for _, dropped in pairs]] = False
+    return replace(tiles, sideways=crosswise)[keep]
 
 
 def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:

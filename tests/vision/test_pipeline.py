@@ -202,15 +202,51 @@ def test_a_discard_far_from_the_hand_read_a_little_as_a_flower_is_not_flagged() 
     """Training-source and real-face wins: right hands were flagged for discards lying 2.5-14
     face widths off that the classifier read 10-90 % a flower; a hand's flowers lie beside it."""
     ann = lay_out_hand(HAND)
-    discard = {**ann[0], "role": "stray", "code": "1s"}
-    discard["corners"] = [[x, y + 600.0] for x, y in ann[0]["corners"]]
-    x, y, w, h = ann[0]["bbox"]
-    discard["bbox"] = [x, y + 600.0, w, h]
+    discard = _shifted(ann[0], 0.0, 600.0, "1s")
     tiles = tiles_from_annotations([*ann, discard], np.random.default_rng(0), (40.0, 41.0))
     read_as(tiles, len(ann), {"1s": 0.6, "3h": 0.4})
     result = interpret(tiles)
     assert result.decoded.hand is not None
     assert not any("may be a flower" in reason for reason in result.review_reasons)
+
+
+def test_a_crosswise_tile_the_detector_saw_twice_is_one_tile() -> None:
+    """Real-face photo 152 and held-out KDE photo 514: the detector fired on a pung's
+    crosswise tile twice, the more confident quad upright; the pung read as a kong of four.
+    One tile is kept, crosswise, and the pung claimed from the opposite player stays one."""
+    ann = lay_out_hand(HAND)
+    claimed = next(a for a in ann if a["sideways"])
+    centre = np.array(claimed["corners"]).mean(axis=0)
+    face = np.array([[-28, -38], [28, -38], [28, 38], [-28, 38]], float)
+    upright = {**claimed, "sideways": False, "corners": (centre + face).tolist()}
+    tiles = tiles_from_annotations([*ann, upright], np.random.default_rng(0), (40.0, 41.0))
+    tiles.confidence[ann.index(claimed)] = 0.43
+    tiles.confidence[len(ann)] = 0.75
+    result = interpret(tiles)
+    assert len(result.tiles) == len(ann)
+    assert result.decoded.hand is not None
+    (pung,) = result.decoded.hand["melds"]
+    assert pung["type"] == "pung" and pung["claimed_from"] == "opposite"
+
+
+def test_two_upright_tiles_lying_close_in_a_pile_stay_two() -> None:
+    ann = lay_out_hand(HAND)
+    pile = [_shifted(ann[0], 10.0, 600.0, "9m"), _shifted(ann[0], 22.0, 608.0, "1p")]
+    tiles = tiles_from_annotations([*ann, *pile], np.random.default_rng(0), (40.0, 41.0))
+    assert len(interpret(tiles).tiles) == len(ann) + 2
+
+
+def _shifted(tile: dict[str, Any], dx: float, dy: float, code: str) -> dict[str, Any]:
+    """A discard: a laid-out tile's copy moved by (dx, dy) pixels and named `code`."""
+    x, y, w, h = tile["bbox"]
+    corners = [[cx + dx, cy + dy] for cx, cy in tile["corners"]]
+    return {
+        **tile,
+        "role": "stray",
+        "code": code,
+        "corners": corners,
+        "bbox": [x + dx, y + dy, w, h],
+    }
 
 
 BLANK_DRAGONS: dict[str, Any] = {
