@@ -265,13 +265,13 @@ def melds_without_crosswise_tile(
     quarter turn spans the face's height): a weak clue, but the only one left. Returns the
     groups and the runs recast.
     """
+    won = [g.row for g in groups if g.role == "winning"]
+    if not won or not any(g.role == "concealed" and g.row == won[0] for g in groups):
+        return groups, 0
     along = frame.along(geometry.centers)
     corners = geometry.corners.reshape(-1, 2)
     spans = frame.along(corners).reshape(-1, 4), frame.across(corners).reshape(-1, 4)
     ratio = np.ptp(spans[0], axis=1) / np.maximum(np.ptp(spans[1], axis=1), 1e-6)
-    won = [g.row for g in groups if g.role == "winning"]
-    if not won or not any(g.role == "concealed" and g.row == won[0] for g in groups):
-        return groups, 0
     meld_rows = {g.row for g in groups if g.role in ("meld", "concealed_kong")} - {won[0]}
     recast: dict[int, Group] = {}  # id of the first group of a run -> its meld
     gone: set[int] = set()
