@@ -49,6 +49,14 @@ STRAY_MIN_CONFIDENCE = 0.4
 # Centres this close, in the faces' typical short side, one of them sideways: one tile seen
 # twice (`seen_twice`). 0.45 against 0.55 and 0.7: those passed a wrong training-source hand.
 SEEN_TWICE_REACH = 0.45
+# A photo in which this many face-up tiles, hand or not, read under this top probability
+# shows a set the classifier knows badly, and there its confident readings fail too: the
+# wrong hands that passed unflagged on the held-out KDE wins were of unseen designs read with
+# confidence (KDE traditional's 6s as 9s at 0.99), most beside tiles read unsure. Three
+# tiles under 0.6, with those figures in view (the training sources held one unflagged
+# wrong hand, too few to choose by): see docs/recognize.md, twenty-sixth session.
+UNFAMILIAR_SET_READING = 0.6
+UNFAMILIAR_SET_TILES = 3
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
@@ -397,6 +405,14 @@ def review_reasons(
         # Many unsure tiles: the search for the likeliest legal hand ran out of time (held-out
         # KDE photo 436: 2m 2m 2m read as 2p 2p 2p, passed unflagged).
         reasons.append("the search for a legal hand was cut short")
+    if tiles is not None and len(tiles):
+        face_up = ~np.asarray(tiles.face_down, dtype=bool)
+        unsure = int((tiles.probs[face_up].max(axis=1) < UNFAMILIAR_SET_READING).sum())
+        if unsure >= UNFAMILIAR_SET_TILES:
+            reasons.append(
+                f"{unsure} tiles read unsure: a tile set the reader knows badly, whose sure "
+                "readings may be wrong too"
+            )
     if scored is not None and not scored.get("valid", True):
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons

@@ -249,6 +249,23 @@ def _shifted(tile: dict[str, Any], dx: float, dy: float, code: str) -> dict[str,
     }
 
 
+@pytest.mark.parametrize("unsure", [2, 3])
+def test_a_photo_with_several_tiles_read_unsure_is_flagged_as_an_unfamiliar_set(
+    unsure: int,
+) -> None:
+    """Held-out KDE wins passed unflagged with a confident misread (KDE traditional's 6s read
+    9s at 0.99) beside tiles read unsure: a set the classifier knows badly. Three unsure
+    tiles in the photo, discards among them, flag it; two do not."""
+    ann = lay_out_hand(HAND)
+    discards = [_shifted(ann[k], 70.0 * k, 600.0, "9m") for k in range(3)]
+    tiles = tiles_from_annotations([*ann, *discards], np.random.default_rng(0), (40.0, 41.0))
+    for k in range(unsure):
+        read_as(tiles, len(ann) + k, {"9m": 0.5, "8m": 0.3, "7m": 0.2})
+    reasons = interpret(tiles).review_reasons
+    flagged = any("a tile set the reader knows badly" in r for r in reasons)
+    assert flagged == (unsure >= 3)
+
+
 BLANK_DRAGONS: dict[str, Any] = {
     "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
     "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "P", "P", "P", "W"],
