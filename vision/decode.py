@@ -19,6 +19,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -39,11 +40,13 @@ _SEARCH_SPAN = 9.0  # stop when readings are e^9 less probable than the best leg
 # The search's budget is counted in readings, not seconds, so that a photo reads the same on
 # any machine under any load: with 0.25 s of wall clock, real-face photo 98 read right or
 # wrong by the machine's load, and held-out KDE photo 436 passed unflagged on a loaded one.
-# 10,000 readings take at most 0.47 s here (held-out KDE wins; median 4 ms); 5,000 lost
-# real-face photo 98, 20,000 gained one KDE score and doubled the slowest (docs/recognize.md,
-# twenty-sixth session). The clock stays only as a guard against a machine far slower.
+# 10,000 readings take at most 0.42 s here (held-out KDE wins; median 4 ms); 5,000 lost
+# real-face photo 98, 20,000 and 40,000 gained one KDE score and took 0.63 and 1.8 s at
+# worst (docs/recognize.md, twenty-sixth session). The clock stays only as a guard against a
+# machine far slower.
 _MAX_READINGS = 10000
 _BUDGET_S = 3.0
+_SLOT = {code: k for k, code in enumerate(PLAYING)}
 _CHOWS = tuple(
     tuple(PLAYING.index(f"{r + k}{s}") for k in range(3)) for s in "mps" for r in range(1, 8)
 )
@@ -117,6 +120,14 @@ class _Variable:
     group: Group | None  # None for a loose concealed / winning tile
     tiles: tuple[int, ...]
     options: tuple[tuple[float, tuple[str, ...]], ...]  # (cost, code per tile), cheapest first
+
+    @cached_property
+    def slots(self) -> tuple[tuple[int, ...], ...]:
+        """Per option, each tile's index in PLAYING (34: a kong's unknown tile), worked out
+        once: the search counts them for every reading it tries."""
+        return tuple(
+            tuple(_SLOT.get(code, len(PLAYING)) for code in codes) for _, codes in self.options
+        )
 
 
 def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None) -> Decoded:
@@ -319,8 +330,7 @@ def _legal(variables: list[_Variable], choice: list[int], melds: int) -> bool:
     counts = [0] * 35  # the 35th slot takes a concealed kong whose tile is unknown
     concealed = [0] * 34
     for variable, k in zip(variables, choice, strict=True):
-        for code in variable.options[k][1]:
-            slot = PLAYING.index(code) if code != BACK else 34
+        for slot in variable.slots[k]:
             counts[slot] += 1
             if variable.group is None:
                 concealed[slot] += 1
