@@ -363,14 +363,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="CODE=W",
         help="draw these codes W times as often (the faces most often confused)",
     )
-    p.add_argument("--batch", type=int, default=96)
-    p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--width", type=int, default=32)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--device", default="cpu", help="where the net trains: cpu, cuda")
-    p.add_argument("--workers", type=int, default=1, help="processes drawing augmented batches")
-    p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
+    add_run_args(p, batch=96, lr=3e-3)
     p.add_argument("--resume", default=None, help="checkpoint to start from")
     p.add_argument("--export-only", action="store_true", help="skip training: calibrate + export")
     p.add_argument(
@@ -380,6 +373,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="with --export-only: checkpoints whose calibrated readings are averaged with it",
     )
     return p.parse_args(argv)
+
+
+def add_run_args(p: argparse.ArgumentParser, *, batch: int, lr: float) -> None:
+    """The options of a run of `fit` that the classifier and the flower reader share: batch,
+    learning rate, net width, seed, threads, device, data workers, evaluation period."""
+    p.add_argument("--batch", type=int, default=batch)
+    p.add_argument("--lr", type=float, default=lr)
+    p.add_argument("--width", type=int, default=32)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="where the net trains: cpu, cuda")
+    p.add_argument("--workers", type=int, default=1, help="processes drawing augmented batches")
+    p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
 
 
 def evaluate(

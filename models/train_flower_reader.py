@@ -34,6 +34,7 @@ from models.classifier_net import TileClassifier
 from models.flower_art import flower_face
 from models.tile_augment import augment
 from models.train_classifier import (
+    add_run_args,
     calibrate,
     expected_calibration_error,
     export_onnx,
@@ -187,14 +188,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--art-share", type=float, default=0.5, help="faces from models.flower_art")
     p.add_argument("--fresh-share", type=float, default=0.1, help="new procedural designs")
     p.add_argument("--randconv-share", type=float, default=0.2)
-    p.add_argument("--batch", type=int, default=64)
-    p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--width", type=int, default=32)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--device", default="cpu", help="where the net trains: cpu, cuda")
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--eval-every", type=float, default=5.0, help="minutes between evaluations")
+    add_run_args(p, batch=64, lr=2e-3)
     p.add_argument("--resume", default=None, help="reader checkpoint to train on from")
     p.add_argument("--export-only", action="store_true", help="calibrate + export --init's net")
     p.add_argument(
