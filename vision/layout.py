@@ -13,9 +13,11 @@ tile is chosen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from scoring.tiles import BACK
 from vision.geometry import Frame, TileGeometry, reading_frame
@@ -275,18 +277,9 @@ def melds_without_crosswise_tile(
     meld_rows = {g.row for g in groups if g.role in ("meld", "concealed_kong")} - {won[0]}
     recast: dict[int, Group] = {}  # id of the first group of a run -> its meld
     gone: set[int] = set()
+    placed_roles = tuple(role for role in ROLES if role != "stray")
     for row in meld_rows:
-        placed = sorted(
-            (g for g in groups if g.row == row and g.tiles and g.role != "stray"),
-            key=lambda g: float(along[list(g.tiles)].mean()),
-        )
-        runs: list[list[Group]] = []
-        for g in placed:
-            if g.role == "concealed" and runs and runs[-1][-1].role == "concealed":
-                runs[-1].append(g)
-            else:
-                runs.append([g])
-        for run in runs:
+        for run in runs_along(groups, row, along, placed_roles):
             members = tuple(t for g in run for t in g.tiles)
             if run[0].role == "concealed" and len(members) in (3, 4):
                 ordered = tuple(sorted(members, key=lambda t: float(along[t])))
@@ -296,6 +289,25 @@ def melds_without_crosswise_tile(
                 gone |= {id(g) for g in run[1:]}
     out = [recast.get(id(g), g) for g in groups if id(g) not in gone]
     return out, len(recast)
+
+
+def runs_along(
+    groups: Sequence[Group], row: int, along: npt.NDArray[np.float64], roles: tuple[str, ...]
+) -> list[list[Group]]:
+    """The groups of `row` whose role is in `roles`, in order along the row (`along`: each
+    tile's position), neighbouring concealed groups joined in one run: gaps may split the
+    concealed tiles that lie together."""
+    placed = sorted(
+        (g for g in groups if g.row == row and g.tiles and g.role in roles),
+        key=lambda g: float(along[list(g.tiles)].mean()),
+    )
+    runs: list[list[Group]] = []
+    for g in placed:
+        if g.role == "concealed" and runs and runs[-1][-1].role == "concealed":
+            runs[-1].append(g)
+        else:
+            runs.append([g])
+    return runs
 
 
 def _blank_kong(group: Group, kinds: list[str], tiles: Tiles) -> bool:

@@ -20,7 +20,7 @@ from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.hand_rows import HAND_TILES, counted, hand_count
-from vision.layout import Layout, layout, role_of_each
+from vision.layout import Layout, layout, role_of_each, runs_along
 from vision.load import Photo, load_photo
 from vision.sideways import MODEL_PATH as SIDEWAYS_MODEL
 from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
@@ -437,23 +437,13 @@ def _concealed_set_out_like_a_meld(found: Layout, tiles: Tiles) -> bool:
     together, the winning tile at their end; such a run is likelier a claimed meld whose
     crosswise tile the detector did not see (held-out KDE photos 130 and 140: a chow and a
     pung read as concealed, legal hands passing unflagged)."""
-    along_axis = np.array([-found.up[1], found.up[0]])
+    along = np.asarray(tiles.centers @ np.array([-found.up[1], found.up[0]]), np.float64)
+    placed = ("concealed", "winning", "meld", "concealed_kong")
     for row in {g.row for g in found.groups}:
-        placed = [
-            (float(tiles.centers[list(g.tiles)].mean(axis=0) @ along_axis), g)
-            for g in found.groups
-            if g.row == row
-            and g.tiles
-            and g.role in ("concealed", "winning", "meld", "concealed_kong")
+        runs = [
+            (run[0].role, sum(len(g.tiles) for g in run))
+            for run in runs_along(found.groups, row, along, placed)
         ]
-        placed.sort(key=lambda item: item[0])
-        # Neighbouring concealed groups (split by gaps) make one run; other groups as they are.
-        runs: list[tuple[str, int]] = []  # (role, tiles)
-        for _, g in placed:
-            if g.role == "concealed" and runs and runs[-1][0] == "concealed":
-                runs[-1] = ("concealed", runs[-1][1] + len(g.tiles))
-            else:
-                runs.append((g.role, len(g.tiles)))
         roles = [role for role, _ in runs]
         melds = [j for j, role in enumerate(roles) if role in ("meld", "concealed_kong")]
         wins = [j for j, role in enumerate(roles) if role == "winning"]
