@@ -23,6 +23,12 @@ _LONE_ALIGNED_DEG = 25.0
 # (real-face photo 273: 27 degrees).
 _LONE_IN_LINE_DEG = 40.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
+# The share of a row's tiles that must lie along the hand's axis for the row to join; for a
+# row of flowers alone, half: flowers are put aside loosely, and one askew (or its quad read
+# askew beside a finger) kept out a row of three that lay 1.3 tile heights behind the hand
+# (training-source photo 293: a right hand but for its flowers, passed unflagged).
+_ALIGNED_SHARE = 0.7
+_FLOWERS_ALIGNED_SHARE = 0.5
 HAND_TILES = 14
 # A reading this sure at a row's end is not taken for a misread flower to fit the count (a
 # winning 9p read with 1.0 had been put among the flowers and named 2h). Beside flowers or
@@ -121,7 +127,9 @@ def select_hand_rows(
         # walls and other players' backs are rows of face-down tiles adding nothing.
         useful = counts[r] > 0 or any(g.role == "flower" for g in segmented[r]) or lone == "S"
         fits = total + counts[r] <= HAND_TILES
-        joinable = r not in keep and near and aligned >= 0.7
+        flowers_only = all(g.role == "flower" for g in segmented[r])
+        needed = _FLOWERS_ALIGNED_SHARE if flowers_only else _ALIGNED_SHARE
+        joinable = r not in keep and near and aligned >= needed
         if joinable and not fits and _flowers_after_all(r):
             useful = fits = True  # the count says these are the flowers, one of them misread
         if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - HAND_TILES):
