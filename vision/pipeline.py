@@ -289,8 +289,11 @@ def _once_each(tiles: Tiles, pairs: list[tuple[int, int]]) -> Tiles:
 
 
 def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
-    """Per tile: apart from the hand and found too faintly to report (STRAY_MIN_CONFIDENCE)."""
+    """Per tile: apart from the hand and found too faintly to report (STRAY_MIN_CONFIDENCE),
+    unless it is one of a kong's backs (`_kongs_of_blanks`)."""
     apart = np.array([role == "stray" for role in role_of_each(found, len(tiles))], dtype=bool)
+    for four in _kongs_of_blanks(tiles, found):
+        apart[four] = False  # a pale back of a kong, faint as backs are to the detector
     faint: npt.NDArray[np.bool_] = apart & (tiles.confidence < STRAY_MIN_CONFIDENCE)
     return faint
 
@@ -312,47 +315,85 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
         if group.row in hand_rows:
             lone[list(group.tiles)] = True
     read_as_face = tiles.probs[:, BACK_INDEX] < 0.5
+    for four in _kongs_of_blanks(tiles, found):
+        read_as_face[four] = False  # a kong's backs, read as white dragons
     blank: npt.NDArray[np.bool_] = lone & tiles.face_down & read_as_face
     return blank
 
 
 def backs_taken_for_blank_faces(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
-    """Per tile: the two ends of four tiles side by side in a row of the hand, X a a X, outside
-    every meld, each X face down or read face up as a white dragon or a back (at least one of
-    them face up), when the hand counts 14 tiles or more.
+    """Per tile: the face-up ends of four tiles side by side in a row of the hand, X a a X,
+    outside every meld, each X face down or read face up as a white dragon or a back (at
+    least one of them face up), when the hand counts 14 tiles or more; or the face-up tiles
+    of four blank ones, one to three of them face down and their neighbours in the row not
+    blank, when as a kong they bring the hand to 14.
 
     The reverse of `faces_taken_for_backs`: a concealed kong laid with its two ends face down
     shows backs, and a back as pale as the faces looks to the detector and the classifier like
     a blank white dragon (training-source photos 144 and 176, an ivory-backed set: the ends
     read P at 0.93-0.99, the hand counted 15, or 14 with one end left out). A white dragon on
     either side of a pair is no likely concealed hand: a player keeps the dragons together.
+    Nor is a lone face-down tile beside white dragons: a kong laid all face down, two of its
+    pale backs read P (training-source photo 179: the hand counted 13).
     """
     backs = np.zeros(len(tiles), dtype=bool)
     counted_tiles = hand_count(list(found.groups)) + len(found.of_role("winning"))
-    if counted_tiles < HAND_TILES:
-        return backs
     down = np.asarray(tiles.face_down, dtype=bool)
     blank = tiles.probs[:, [CLASSES.index("P"), BACK_INDEX]].sum(axis=1) >= 0.9
+    pale = down | blank
     in_melds = {t for g in found.melds for t in g.tiles}
     hand_rows = {g.row for g in found.groups if g.role in ("concealed", "winning")}
     codes = tiles.codes
     for r in sorted(hand_rows):
-        row = found.rows[r]
+        row = list(found.rows[r])
         for k in range(len(row) - 3):
-            end, pair, other_end = row[k], row[k + 1 : k + 3], row[k + 3]
-            ends = [end, other_end]
+            four = row[k : k + 4]
+            if in_melds & {*four}:
+                continue
+            end, pair, other_end = four[0], four[1:3], four[3]
             middle = {codes[t] for t in pair}
             if (
-                not in_melds & {*row[k : k + 4]}
-                and all(down[t] or blank[t] for t in ends)
-                and not all(down[t] for t in ends)
-                and not down[list(pair)].any()
+                counted_tiles >= HAND_TILES
+                and pale[[end, other_end]].all()
+                and not down[[end, other_end]].all()
+                and not down[pair].any()
                 and len(middle) == 1
                 and not middle & {"P", BACK}
             ):
-                backs[[t for t in ends if not down[t]]] = True
+                backs[[t for t in (end, other_end) if not down[t]]] = True
                 break
+    for four in _kongs_of_blanks(tiles, found):
+        backs[[t for t in four if not down[t]]] = True
     return backs
+
+
+def _kongs_of_blanks(tiles: Tiles, found: Layout) -> list[list[int]]:
+    """Runs of four blank tiles (face down, or read as a white dragon or a back) in a row of
+    the hand, outside every meld, one to three of them face down, their neighbours in the
+    row not blank, which as a concealed kong bring the hand to 14: a kong laid all face down
+    whose pale backs were partly read as white dragons (training-source photo 179)."""
+    counted_tiles = hand_count(list(found.groups)) + len(found.of_role("winning"))
+    down = np.asarray(tiles.face_down, dtype=bool)
+    blank = tiles.probs[:, [CLASSES.index("P"), BACK_INDEX]].sum(axis=1) >= 0.9
+    pale = down | blank
+    in_melds = {t for g in found.melds for t in g.tiles}
+    kongs = []
+    for r in sorted({g.row for g in found.groups if g.role in ("concealed", "winning")}):
+        row = list(found.rows[r])
+        for k in range(len(row) - 3):
+            four = row[k : k + 4]
+            face_up = int((~down[four]).sum())
+            bounded = not any(pale[row[j]] for j in (k - 1, k + 4) if 0 <= j < len(row))
+            if (
+                not in_melds & {*four}
+                and pale[four].all()
+                and 0 < face_up < 4
+                and bounded
+                and counted_tiles - face_up + 3 == HAND_TILES
+            ):
+                kongs.append(four)
+                break
+    return kongs
 
 
 def doubts_score(reasons: list[str]) -> bool:

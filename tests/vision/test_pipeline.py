@@ -11,12 +11,14 @@ import pytest
 from api.cli import main
 from api.commands.recognize import describe
 from scoring.tiles import CLASSES
+from vision.layout import layout
 from vision.pipeline import (
     MELD_WITHOUT_CROSSWISE_TILE,
     STRAY_MIN_CONFIDENCE,
     ContextError,
     ModelMissingError,
     Recognizer,
+    backs_taken_for_blank_faces,
     interpret,
 )
 from vision.simulate import lay_out_hand, read_as, simulated_probs, tiles_from_annotations
@@ -341,6 +343,45 @@ def test_white_dragons_about_two_different_tiles_stay_faces() -> None:
     read_as(tiles, middle[1], {"2m": 0.99, "1m": 0.01})
     result = interpret(tiles)
     assert not any(result.to_json()["tiles"][i]["face_down"] for i in ends)
+
+
+def _kong_all_down_partly_read_as_white_dragons() -> tuple[Tiles, list[int]]:
+    """PALE_BACKS laid out with its concealed kong all face down: the detector took two of
+    the four backs for faces, read P, and found one of the other two only faintly."""
+    ann = lay_out_hand(PALE_BACKS, arrangement="melds_left", kong_style="all")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    backs = [i for i, a in enumerate(ann) if a["face_down"]]
+    for i in backs[2:]:
+        tiles.face_down[i] = False
+        read_as(tiles, i, {"P": 0.99, "back": 0.01})
+    tiles.confidence[backs[1]] = 0.39  # under STRAY_MIN_CONFIDENCE
+    return tiles, backs
+
+
+def test_a_kong_all_face_down_whose_backs_read_as_white_dragons_is_a_kong() -> None:
+    """Training-source photo 179: a concealed kong laid all face down in a lavender-backed
+    set, two backs read P at 1.0 and the other two left face down, one of them found at
+    0.399. The faint one was dropped as a stray, the other turned face up as a blank white
+    dragon, and a wrong hand with three white dragons passed unflagged."""
+    tiles, backs = _kong_all_down_partly_read_as_white_dragons()
+    result = interpret(tiles, {"concealed_kongs": ["1m"]})
+    assert result.decoded.hand is not None
+    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in [
+        {k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds
+    ]
+    assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
+
+
+def test_five_blank_tiles_in_a_row_are_no_kong_of_backs() -> None:
+    """A kong is four: a fifth blank beside them (held-out KDE photo 570, a row of backs
+    read face up) leaves the faces as they were read."""
+    tiles, backs = _kong_all_down_partly_read_as_white_dragons()
+    found = layout(tiles)
+    row = list(next(r for r in found.rows if backs[1] in r))
+    at = sorted(row.index(i) for i in backs)
+    beside = [row[j] for j in (at[0] - 1, at[-1] + 1) if 0 <= j < len(row)]
+    read_as(tiles, beside[0], {"P": 0.99, "back": 0.01})
+    assert not backs_taken_for_blank_faces(tiles, layout(tiles)).any()
 
 
 @pytest.mark.parametrize(
