@@ -9,7 +9,7 @@ its two ends face-down; the winning tile a little apart; flowers aside.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,30 @@ def _sort_key(code: str) -> tuple[int, int]:
     if code[0].isdigit():
         return SUIT_ORDER[code[1]], int(code[0])
     return 3, "ESWNCFP".index(code)
+
+
+# Most players keep their concealed tiles sorted, by suit and rank; the others keep them as
+# drawn, or sorted but for a tile or two pushed in anywhere.
+SORTED_SHARE = 0.85
+UNSORTED_SHUFFLED = 0.5  # of the unsorted hands, those in no order at all
+
+
+def _as_kept(tiles: Sequence[str], draw: float) -> list[str]:
+    """The concealed tiles in the order a player keeps them, chosen by `draw` (uniform in
+    [0, 1)). The unsorted order comes from a generator seeded by `draw`, so that it takes
+    nothing from the scene's own stream: until the twenty-seventh session the generator's
+    hands came sorted and the unsorted branch kept them so, every photo showing a sorted
+    hand; seeding it apart kept the other photos of a seeded set as they were."""
+    kept = sorted((str(t) for t in tiles), key=_sort_key)
+    if draw < SORTED_SHARE:
+        return kept
+    own = np.random.default_rng(int(draw * 2**32))
+    if own.random() < UNSORTED_SHUFFLED:
+        own.shuffle(kept)
+        return kept
+    for _ in range(int(own.integers(1, 3))):
+        kept.insert(int(own.integers(len(kept))), kept.pop(int(own.integers(len(kept)))))
+    return kept
 
 
 def _meld_slots(meld: Mapping[str, Any], meld_id: int, rng: np.random.Generator) -> list[_Slot]:
@@ -130,9 +154,7 @@ def declared_win(
     hand: Mapping[str, Any], style: TileStyle, rng: np.random.Generator
 ) -> list[Placement]:
     """The winner's tiles laid out for the others to check, in one of the usual arrangements."""
-    concealed = [str(t) for t in hand["concealed"]]
-    if rng.random() < 0.85:  # most players keep their hand sorted
-        concealed.sort(key=_sort_key)
+    concealed = _as_kept(hand["concealed"], rng.random())
     hidden = [_Slot(t, "concealed") for t in concealed]
     melds = [_meld_slots(m, i, rng) for i, m in enumerate(hand.get("melds", []))]
     rng.shuffle(melds)  # the order they were claimed in

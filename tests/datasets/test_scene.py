@@ -15,7 +15,7 @@ from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile, flat_pose, standing_pose
 from datasets.scene.camera import Camera, frame_layout, look_at
 from datasets.scene.labels import MIN_VISIBLE
-from datasets.scene.layout import Placement, _meld_slots
+from datasets.scene.layout import SORTED_SHARE, Placement, _as_kept, _meld_slots
 from datasets.scene.render import _draw_tiles, _layout, _sees_horizon
 from scoring.tiles import FACES
 
@@ -343,3 +343,18 @@ def test_claimed_tile_of_a_kong_shows_who_it_came_from(side: str) -> None:
         position = {0: "left", len(row) - 1: "right"}.get(turned[0], "opposite")
         assert position == side
     assert seen_upgraded
+
+
+def test_most_hands_lie_sorted_and_the_others_do_not() -> None:
+    """Until the twenty-seventh session the unsorted share kept the generator's order, which
+    is sorted: every photo showed a sorted hand, and decoding's order prior was measured on
+    hands that never break it."""
+    tiles = ["9s", "1m", "E", "5p", "2m", "5p", "C", "7s", "3m", "8s", "9s", "4p", "6p"]
+    ranked = ["1m", "2m", "3m", "4p", "5p", "5p", "6p", "7s", "8s", "9s", "9s", "E", "C"]
+    draws = np.random.default_rng(3).random(2000)
+    kept = [_as_kept(tiles, float(d)) for d in draws]
+    assert all(sorted(k) == sorted(tiles) for k in kept)  # the same tiles
+    assert all(k == ranked for k, d in zip(kept, draws, strict=True) if d < SORTED_SHARE)
+    unsorted = [k for k, d in zip(kept, draws, strict=True) if d >= SORTED_SHARE]
+    assert sum(k != ranked for k in unsorted) > 0.9 * len(unsorted)
+    assert _as_kept(tiles, 0.97) == _as_kept(tiles, 0.97)  # seeded by the draw alone
