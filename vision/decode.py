@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,13 @@ _DOUBTFUL = 0.5  # detector confidence under which a surplus tile may be left ou
 # wins within one hand of each other (docs/recognize.md, twenty-third session).
 LOOKS_WEIGHT = 0.5
 _WEIGHED_READINGS = 500  # the likeliest legal readings weighed by looks
+# Log-odds against a reading whose concealed tiles would lie out of a player's sorted order
+# (`_weigh_order`): most players sort (the scene engine draws 85 %), and a kept-unsorted
+# hand's arrangement is one of very many, so a reading that sorts it is worth about
+# log(0.85 / (0.15 x 1 %)) = 6 nats. 4, 6 and 8 read the same training-source wins right;
+# on the held-out KDE wins they gain six, seven and eight hands, the real-face wins none
+# (docs/recognize.md, twenty-seventh session): 6 is the value reasoned, not the best seen.
+UNSORTED_COST = 6.0
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 
 Json = dict[str, Any]
@@ -166,7 +174,7 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     if not readings:
         out.warnings.append("no legal winning hand matches the tiles read")
         return _melds_alone(tiles, variables, out)
-    weighed = _weigh_looks(tiles, variables, readings)
+    weighed = _weigh_order(found, variables, _weigh_looks(tiles, variables, readings))
     _report(tiles, found, variables, weighed, context, flowers, unknown_kongs, out)
     out.confidence *= flower_confidence
     out.flower_confidence = flower_confidence
@@ -369,29 +377,80 @@ def _weigh_looks(
     return weighed
 
 
+def _weigh_order(
+    found: Layout, variables: list[_Variable], readings: list[tuple[float, float, list[int]]]
+) -> list[tuple[float, float, float, list[int]]]:
+    """The readings as (weighed cost, cost, order cost, choice), cheapest weighed first: the
+    order cost is UNSORTED_COST where the concealed tiles, row by row, would not lie in a
+    player's sorted order (`kept_sorted`), else 0.
+
+    Most players keep their concealed tiles sorted, so a reading that puts them out of order
+    is unlikely unless every reading does (a hand kept unsorted): an unseen design's 6s read
+    9s between two 5s breaks the order, the true reading keeps it."""
+    rows: dict[int, list[int]] = {}
+    for group in found.of_role("concealed"):
+        rows.setdefault(group.row, []).extend(group.tiles)
+    where = {v.tiles[0]: k for k, v in enumerate(variables) if v.group is None}
+    sequences = [[where[t] for t in row if t in where] for row in rows.values()]
+    out = []
+    for weighed, extra, choice in readings:
+        codes = [[variables[k].options[choice[k]][1][0] for k in seq] for seq in sequences]
+        order = 0.0 if all(kept_sorted(row) for row in codes) else UNSORTED_COST
+        out.append((weighed + order, extra, order, choice))
+    out.sort(key=lambda reading: reading[0])
+    return out
+
+
+def kept_sorted(codes: list[str]) -> bool:
+    """Whether tiles lie as a player sorts them, read either way along the row: each suit's
+    tiles together and in rank order, the honours together in any order."""
+
+    def one_way(seq: list[str]) -> bool:
+        done: set[str] = set()
+        for a, b in pairwise(seq):
+            suit_a, suit_b = _suit(a), _suit(b)
+            if suit_a == suit_b:
+                if suit_a != "z" and int(b[0]) < int(a[0]):
+                    return False
+                continue
+            done.add(suit_a)
+            if suit_b in done:
+                return False
+        return True
+
+    return one_way(codes) or one_way(codes[::-1])
+
+
+def _suit(code: str) -> str:
+    return code[1] if code[0].isdigit() else "z"
+
+
 def _report(
     tiles: Tiles,
     found: Layout,
     variables: list[_Variable],
-    readings: list[tuple[float, float, list[int]]],
+    readings: list[tuple[float, float, float, list[int]]],
     context: Mapping[str, Any],
     flowers: list[str],
     unknown_kongs: int,
     out: Decoded,
 ) -> None:
-    """Fill `out` from the legal readings (`_weigh_looks`): the hand, its confidence, changes,
-    alternatives. The looks choose the hand; its confidence is its probability among the
-    readings by the tiles' probabilities alone: the likeness of every pair named alike is
-    not independent evidence, and counted as such it made wrong hands look sure."""
+    """Fill `out` from the legal readings (`_weigh_looks`, `_weigh_order`): the hand, its
+    confidence, changes, alternatives. The looks and the order choose the hand; its
+    confidence is its probability among the readings by the tiles' probabilities and the
+    order: the likeness of every pair named alike is not independent evidence, and counted
+    as such it made wrong hands look sure; how a player keeps a hand is. The plausibility
+    compares the tiles' probabilities alone (a hand kept unsorted is no overruled reading)."""
     weights: dict[str, float] = {}
     masses: dict[str, float] = {}
     hands: dict[str, tuple[Json, list[int], float]] = {}
-    best_weighed, best = readings[0][0], min(extra for _, extra, _ in readings[:200])
-    for weighed, extra, choice in readings[:200]:
+    best_weighed = readings[0][0]
+    best = min(extra + order for _, extra, order, _ in readings[:200])
+    for weighed, extra, order, choice in readings[:200]:
         hand = _hand_json(variables, choice, found, context, flowers)
         key = json.dumps(hand, sort_keys=True)
         weights[key] = weights.get(key, 0.0) + math.exp(best_weighed - weighed)
-        masses[key] = masses.get(key, 0.0) + math.exp(best - extra)
+        masses[key] = masses.get(key, 0.0) + math.exp(best - extra - order)
         hands.setdefault(key, (hand, choice, extra))
     ranked = sorted(weights, key=lambda k: -weights[k])
     chosen = next((k for k in ranked[:20] if scoring_accepts(hands[k][0])), None)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vision.decode import decode
+from vision.decode import decode, kept_sorted
 from vision.layout import layout
 from vision.looks import LOOK_H, LOOK_W, SHIFT
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
@@ -81,6 +81,57 @@ def test_two_readings_close_in_probability_lower_the_confidence() -> None:
     assert decoded.hand is not None
     assert 0.3 < decoded.confidence < 0.7
     assert decoded.alternatives
+
+
+SIXES_HAND: dict[str, Any] = {
+    "melds": [],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7p", "8p", "9p", "6s", "6s", "6s", "9s"],
+    "winning_tile": "9s",
+    "flowers": [],
+}
+
+
+def test_a_misread_that_puts_the_concealed_tiles_out_of_order_loses_to_one_that_keeps_it() -> None:
+    """Held-out KDE wins: an unseen design's 6s read 9s, and the hand still legal (here the
+    6s pair and a 9s pung instead of the 6s pung and a 9s pair). Laid in a player's order,
+    9s 6s 6s is out of it: the reading that keeps the order wins though the classifier
+    leans the other way."""
+    tiles, ann = _tiles(SIXES_HAND)
+    first_six = next(i for i, a in enumerate(ann) if a["code"] == "6s")
+    _misread(tiles, first_six, "9s", "6s", 0.7)
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None
+    assert decoded.hand["concealed"].count("6s") == 3
+    assert decoded.codes[first_six] == "6s"
+
+
+def test_a_hand_kept_unsorted_is_read_as_its_tiles_say_and_not_doubted() -> None:
+    """Every reading of a hand kept unsorted pays the same: the order changes nothing, and
+    the tiles read surely are no overruled reading."""
+    shuffled = [*SIXES_HAND["concealed"]]
+    shuffled[0], shuffled[10] = shuffled[10], shuffled[0]  # 6s 2m 3m ... 1m 6s 9s
+    hand = {**SIXES_HAND, "concealed": shuffled}
+    tiles, _ = _tiles(hand)
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None
+    assert sorted(decoded.hand["concealed"]) == sorted(shuffled)
+    assert decoded.confidence > 0.99 and decoded.plausibility > 0.99
+
+
+@pytest.mark.parametrize(
+    ("codes", "kept"),
+    [
+        (["1m", "2m", "5p", "5p", "7s", "E", "C"], True),
+        (["C", "E", "7s", "5p", "5p", "2m", "1m"], True),  # read from the other end
+        (["7s", "8s", "1m", "2m", "S", "S"], True),  # any order of the suits
+        (["1m", "3m", "2m"], False),  # a rank out of order
+        (["1m", "5p", "2m"], False),  # a suit in two places
+        (["E", "1m", "W"], False),  # the honours in two places
+        ([], True),
+    ],
+)
+def test_kept_sorted(codes: list[str], kept: bool) -> None:
+    assert kept_sorted(codes) is kept
 
 
 EIGHTS_HAND: dict[str, Any] = {
