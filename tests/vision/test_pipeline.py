@@ -303,11 +303,38 @@ def test_a_blank_white_dragon_the_detector_took_for_a_back_is_read_as_a_face() -
 
 
 def test_a_lone_tile_read_as_a_back_stays_face_down() -> None:
+    """Real-face photo 14, held-out KDE photo 170: a true back that a split concealed kong
+    left alone in the hand's row, read P at 0.00, the hand one tile short."""
     tiles, dragon = _dragon_flagged_face_down()
-    read_as(tiles, dragon, {"back": 0.9, "P": 0.1})
+    read_as(tiles, dragon, {"back": 0.99, "P": 0.01})
     result = interpret(tiles)
     assert result.to_json()["tiles"][dragon]["face_down"] is True
     assert result.review
+
+
+def test_a_blank_white_dragon_read_mostly_as_a_back_is_a_face_when_the_hand_lacks_it() -> None:
+    """Training-source photos 53 and 162: blank white dragons of a dark set, flagged face
+    down and read back at 0.85-0.87 (P 0.13-0.15), the hand short by just those tiles."""
+    tiles, dragon = _dragon_flagged_face_down()
+    read_as(tiles, dragon, {"back": 0.85, "P": 0.15})
+    result = interpret(tiles)
+    assert result.to_json()["tiles"][dragon]["face_down"] is False
+    assert result.decoded.hand is not None
+    assert result.decoded.hand["concealed"].count("P") == 3
+
+
+def test_a_back_read_a_little_as_a_white_dragon_stays_down_when_the_hand_is_whole() -> None:
+    """The hand counts 14 without it: a face-down tile beside it is no missing tile."""
+    ann = lay_out_hand(BLANK_DRAGONS)
+    last = max(range(len(ann)), key=lambda i: ann[i]["bbox"][0])  # beyond the winning tile
+    back = {**ann[last], "code": "back", "face_down": True, "role": "concealed"}
+    shift = 1.2 * back["bbox"][2]
+    back["corners"] = [[x + shift, y] for x, y in back["corners"]]
+    back["bbox"] = [back["bbox"][0] + shift, *back["bbox"][1:]]
+    tiles = tiles_from_annotations([*ann, back], np.random.default_rng(0), (40.0, 41.0))
+    read_as(tiles, len(ann), {"back": 0.85, "P": 0.15})
+    result = interpret(tiles)
+    assert result.to_json()["tiles"][len(ann)]["face_down"] is True
 
 
 PALE_BACKS: dict[str, Any] = {
