@@ -20,10 +20,17 @@ _ORDER = (
     + ["1h", "2h", "3h", "4h"]  # plum orchid chrysanthemum bamboo
 )
 LABEL_TO_CODE = {index + 1: code for index, code in enumerate(_ORDER)}
+# Crops whose data.csv label names another face than the one photographed, read here as
+# what they show (checked by eye, twenty-seventh session): 133.jpg shows eight blue dots,
+# labelled 8 of characters; 350.jpg nine dots and a corner 9, labelled 8 of dots. Every
+# classifier since the first read them so, and the real-face wins that drew them counted
+# a right reading wrong.
+RELABELLED = {"133.jpg": "8p", "350.jpg": "9p"}
 
 
 def read_camerash(root: str | Path) -> list[tuple[Path, str]]:
-    """(image path, tile code) per listed photo, duplicates in data.csv dropped."""
+    """(image path, tile code) per listed photo, duplicates in data.csv dropped, the crops
+    in RELABELLED read as the faces they show."""
     root = Path(root)
     seen: set[str] = set()
     items: list[tuple[Path, str]] = []
@@ -33,5 +40,6 @@ def read_camerash(root: str | Path) -> list[tuple[Path, str]]:
             if name in seen:
                 continue
             seen.add(name)
-            items.append((root / "images" / name, LABEL_TO_CODE[int(row["label"])]))
+            code = RELABELLED.get(name, LABEL_TO_CODE[int(row["label"])])
+            items.append((root / "images" / name, code))
     return items
