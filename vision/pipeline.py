@@ -313,7 +313,8 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     held-out KDE wins (`.cache/bench_kde4`), 19 photos warned of a face-down tile no meld
     took (most of them true backs of a kong the layout split); read again, 5 came out right
     (hands right 41.2 -> 42.0 %); the real-face wins, whose white dragon is framed, did not
-    change.
+    change. Also one to three such tiles read as backs, but at least BLANK_FACE_READING as
+    a white dragon, when the hand lacks exactly them (a dark set's blank white dragons).
     """
     hand_rows = {g.row for g in found.groups if g.role != "stray"}
     lone = np.zeros(len(tiles), dtype=bool)
@@ -325,10 +326,10 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     read_as_face[kongs] = False  # a kong's backs, read as white dragons
     lone_backs = lone & tiles.face_down
     lone_backs[kongs] = False
-    short = HAND_TILES - hand_count(list(found.groups)) - len(found.of_role("winning"))
-    white = tiles.probs[:, CLASSES.index("P")]
-    blank = white + tiles.probs[:, BACK_INDEX] >= 0.9
-    maybe_white = lone_backs & blank & (white >= BLANK_FACE_READING)
+    short = HAND_TILES - _counted(found)
+    maybe_white = (
+        lone_backs & _blank(tiles) & (tiles.probs[:, CLASSES.index("P")] >= BLANK_FACE_READING)
+    )
     if 0 < short == int(lone_backs.sum()) <= 3 and (maybe_white == lone_backs).all():
         read_as_face |= lone_backs  # the hand lacks just these: blank white dragons
     turned: npt.NDArray[np.bool_] = lone & tiles.face_down & read_as_face
@@ -351,10 +352,9 @@ def backs_taken_for_blank_faces(tiles: Tiles, found: Layout) -> npt.NDArray[np.b
     pale backs read P (training-source photo 179: the hand counted 13).
     """
     backs = np.zeros(len(tiles), dtype=bool)
-    counted_tiles = hand_count(list(found.groups)) + len(found.of_role("winning"))
+    counted_tiles = _counted(found)
     down = np.asarray(tiles.face_down, dtype=bool)
-    blank = tiles.probs[:, [CLASSES.index("P"), BACK_INDEX]].sum(axis=1) >= 0.9
-    pale = down | blank
+    pale = down | _blank(tiles)
     in_melds = {t for g in found.melds for t in g.tiles}
     hand_rows = {g.row for g in found.groups if g.role in ("concealed", "winning")}
     codes = tiles.codes
@@ -386,10 +386,9 @@ def _kongs_of_blanks(tiles: Tiles, found: Layout) -> list[list[int]]:
     the hand, outside every meld, one to three of them face down, their neighbours in the
     row not blank, which as a concealed kong bring the hand to 14: a kong laid all face down
     whose pale backs were partly read as white dragons (training-source photo 179)."""
-    counted_tiles = hand_count(list(found.groups)) + len(found.of_role("winning"))
+    counted_tiles = _counted(found)
     down = np.asarray(tiles.face_down, dtype=bool)
-    blank = tiles.probs[:, [CLASSES.index("P"), BACK_INDEX]].sum(axis=1) >= 0.9
-    pale = down | blank
+    pale = down | _blank(tiles)
     in_melds = {t for g in found.melds for t in g.tiles}
     kongs = []
     for r in sorted({g.row for g in found.groups if g.role in ("concealed", "winning")}):
@@ -408,6 +407,20 @@ def _kongs_of_blanks(tiles: Tiles, found: Layout) -> list[list[int]]:
                 kongs.append(four)
                 break
     return kongs
+
+
+def _counted(found: Layout) -> int:
+    """The hand's tiles toward 14 as laid out: its groups (a kong counts 3) and the winning
+    tile."""
+    return hand_count(list(found.groups)) + len(found.of_role("winning"))
+
+
+def _blank(tiles: Tiles) -> npt.NDArray[np.bool_]:
+    """Per tile: read as a white dragon or a back, together at least 0.9: a blank face."""
+    read: npt.NDArray[np.bool_] = (
+        tiles.probs[:, [CLASSES.index("P"), BACK_INDEX]].sum(axis=1) >= 0.9
+    )
+    return read
 
 
 def doubts_score(reasons: list[str]) -> bool:
