@@ -566,6 +566,16 @@ def test_a_doubt_over_a_hand_tile_is_another_reading_whatever_the_flowers() -> N
     assert data["score_review"] is True
 
 
+def test_the_cli_says_when_the_hand_read_is_under_the_minimum() -> None:
+    """A declared win under MCR's 8 points is a false win, a misread, or a context left out
+    (self-drawn, the winds): the text said only the points (held-out KDE photo 63: 5)."""
+    data = interpret(_tiles(), {"seat_wind": "W"}).to_json()
+    assert data["score"]["meets_minimum"] is True
+    assert "minimum" not in describe(data)
+    data["score"] = {**data["score"], "meets_minimum": False}
+    assert "below the 8-point minimum" in describe(data)
+
+
 def test_the_cli_says_the_score_stands_when_only_a_flower_is_in_doubt() -> None:
     tiles = _tiles()
     _flower_read(tiles, {"3h": 0.6, "7h": 0.4})
