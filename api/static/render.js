@@ -87,6 +87,12 @@ function renderHand() {
   if (flowerTiles) $("flowers").value = flowerTiles;
 }
 
+// Only MCR asks 8 points to declare a win; the other rule sets' scores say meets_minimum
+// true for any legal win, and "meets the 8-point minimum" would be wrong for them.
+function hasMinimum(score) {
+  return typeof score.meets_minimum === "boolean" && String(score.ruleset || "mcr").startsWith("mcr");
+}
+
 function renderSticky(score) {
   const bar = $("sticky");
   bar.hidden = !score;
@@ -95,7 +101,7 @@ function renderSticky(score) {
   const valid = !score.problem && score.valid;
   $("sticky-total").textContent = valid ? `${score.total} ${t("points")}` : "✗";
   let note = score.problem || score.error || "";
-  if (valid && typeof score.meets_minimum === "boolean") note = score.meets_minimum ? "✓ ≥ 8" : "✗ < 8";
+  if (valid && hasMinimum(score)) note = score.meets_minimum ? "✓ ≥ 8" : "✗ < 8";
   $("sticky-min").textContent = note.length > 40 ? note.slice(0, 39) + "…" : note;
 }
 
@@ -117,7 +123,7 @@ function renderScore() {
     return;
   }
   $("total-points").textContent = score.total;
-  if (typeof score.meets_minimum === "boolean") {
+  if (hasMinimum(score)) {
     const n = score.total - (score.flower_points || 0);
     $("minimum").textContent = t(score.meets_minimum ? "meets_min" : "under_min", { n });
     $("minimum").className = score.meets_minimum ? "ok" : "error";

@@ -286,6 +286,27 @@ def test_typed_notation_scores_like_the_python_parser(
     _assert_no_script_errors(browser)
 
 
+def test_only_mcr_speaks_of_the_8_point_minimum(server: str, browser: Any) -> None:
+    """The other rule sets' scores say meets_minimum true for any legal win; the page had
+    shown "meets the 8-point minimum" under Sichuan too. A hand legal under both, 6 points
+    under MCR."""
+    from selenium.webdriver.support.ui import Select
+
+    def said(d: Any, element: str) -> str:  # the words, shown or scrolled away
+        return str(d.find_element("id", element).get_attribute("textContent"))
+
+    browser.get(server)
+    _click(browser, "#manual")
+    _click(browser, "#picker .close")
+    browser.find_element("id", "notation").send_keys("111m234m567m789p99p")
+    _click(browser, "#notation-set")
+    _wait(browser, lambda d: "8" in said(d, "minimum") and "8" in said(d, "sticky-min"))
+    Select(browser.find_element("id", "ruleset")).select_by_value("sichuan")
+    _wait(browser, lambda d: _total(d) == "0")
+    assert "8" not in said(browser, "minimum") + said(browser, "sticky-min")
+    _assert_no_script_errors(browser)
+
+
 def test_without_models_the_sample_says_so_and_manual_entry_scores(
     no_models_server: str, browser: Any
 ) -> None:
