@@ -226,17 +226,54 @@ def art_warp(face: np.ndarray, rng: Rng) -> np.ndarray:
     return cv2.remap(face, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def ink_restyle(face: np.ndarray, rng: Rng) -> np.ndarray:
+    """The same design printed in another graphic style: its ink drawn as outlines only, or
+    filled with hatching, or cut into dashes across the strokes.
+
+    Sets that draw the same canes, coins and characters differ in how the ink is laid:
+    solid, outlined, engraved in lines, printed in segments. The face's ink is what lies
+    far from its paper colour (the median of its border); the style keeps where the ink is,
+    and so the count and the layout, while changing what a stroke looks like inside.
+    """
+    h, w = face.shape[:2]
+    img = face.astype(np.float32)
+    border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    paper = np.median(border, axis=0)
+    ink = np.linalg.norm(img - paper, axis=2) > 60.0
+    if ink.mean() < 0.01:
+        return face
+    kind = int(rng.integers(3))
+    scale = max(1, h // 160)
+    if kind == 0:  # outlines: the ink's edge, a line 1-2 px thick
+        size = (int(rng.integers(1, 3)) * scale) * 2 + 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        inner = cv2.erode(ink.astype(np.uint8), kernel).astype(bool)
+        keep = ink & ~inner
+    else:  # hatching (fine) or dashes (coarse), stripes at a random angle
+        period = float(rng.uniform(3.0, 6.0) if kind == 1 else rng.uniform(7.0, 14.0)) * scale
+        angle = rng.uniform(0.0, np.pi)
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        phase = (xs * np.cos(angle) + ys * np.sin(angle)) / period
+        keep = ink & ((phase - np.floor(phase)) < rng.uniform(0.45, 0.7))
+    out = face.copy()
+    out[ink & ~keep] = paper.astype(np.uint8)
+    return out
+
+
 def augment(
     face: np.ndarray,
     rng: Rng,
     warp_share: float = 0.0,
     size: tuple[int, int] = (INPUT_W, INPUT_H),
+    restyle_share: float = 0.0,
 ) -> np.ndarray:
     """One training crop (RGB uint8, `size` (w, h), by default the classifier's) from one
     clean upright RGB face; `warp_share` of the faces first drawn by another hand
-    (`art_warp`)."""
+    (`art_warp`), `restyle_share` printed in another style (`ink_restyle`)."""
     if warp_share and rng.random() < warp_share:
         face = art_warp(face, rng)
+    if restyle_share and rng.random() < restyle_share:
+        face = ink_restyle(face, rng)
     if rng.random() < 0.25:
         face = stroke_weight(face, rng)
     if rng.random() < 0.3:

@@ -111,10 +111,11 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
         fresh_share: float = 0.0,
         fresh_slots: int = 0,
         warp_share: float = 0.0,
+        restyle_share: float = 0.0,
     ) -> None:
         self.pool, self.batch, self.seed, self.flower_share = pool, batch, seed, flower_share
         self.fresh_share, self.fresh_slots = fresh_share, fresh_slots
-        self.warp_share = warp_share
+        self.warp_share, self.restyle_share = warp_share, restyle_share
         self.codes = [c for c in CLASSES if self.pool[c] or c in FLOWERS or c == BACK]
         weights = np.array([(oversample or {}).get(c, 1.0) for c in self.codes])
         self.weights = weights / weights.sum()
@@ -131,7 +132,12 @@ class AugmentedFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
             if self.fresh_share and self.fresh_slots:
                 self._refresh(codes, rng)
             crops = [
-                augment(draw_face(c, self.pool, rng, self.flower_share), rng, self.warp_share)
+                augment(
+                    draw_face(c, self.pool, rng, self.flower_share),
+                    rng,
+                    self.warp_share,
+                    restyle_share=self.restyle_share,
+                )
                 for c in codes
             ]
             labels = [CLASS_INDEX[c] for c in codes]
@@ -340,6 +346,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="share of faces whose art is squashed and bent first (tile_augment.art_warp)",
     )
     p.add_argument(
+        "--restyle-share",
+        type=float,
+        default=0.0,
+        help="share of faces whose ink is printed in another style (tile_augment.ink_restyle)",
+    )
+    p.add_argument(
         "--randconv-share",
         type=float,
         default=0.0,
@@ -431,6 +443,7 @@ def train(
         args.fresh_share,
         args.per_code if "procedural" in args.sources else 0,
         args.warp_share,
+        args.restyle_share,
     )
     loader = DataLoader(
         data,

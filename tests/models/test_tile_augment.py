@@ -38,3 +38,19 @@ def test_augment_without_warp_share_draws_as_before() -> None:
     plain = augment(face, np.random.default_rng(7))
     again = augment(face, np.random.default_rng(7), warp_share=0.0)
     assert np.array_equal(plain, again)
+
+
+def test_ink_restyle_changes_only_the_ink_and_keeps_some_of_it() -> None:
+    from models.tile_augment import ink_restyle
+
+    face = np.full((160, 120, 3), 235, np.uint8)
+    face[40:120, 30:90] = (20, 60, 180)  # one block of ink on ivory
+    ink = np.linalg.norm(face.astype(float) - 235, axis=2) > 60
+    for seed in range(6):
+        out = ink_restyle(face, np.random.default_rng(seed))
+        assert out.shape == face.shape and out.dtype == np.uint8
+        assert (out[~ink] == face[~ink]).all()  # the paper stays paper
+        kept = (out[ink] == face[ink]).all(axis=1).mean()
+        assert 0.05 < kept < 0.95  # a style, not the same print nor an empty face
+    blank = np.full((160, 120, 3), 235, np.uint8)
+    assert (ink_restyle(blank, np.random.default_rng(0)) == blank).all()
