@@ -321,18 +321,17 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     for group in found.of_role("stray"):
         if group.row in hand_rows:
             lone[list(group.tiles)] = True
-    read_as_face = tiles.probs[:, BACK_INDEX] < 0.5
-    kongs = [t for four in _kongs_of_blanks(tiles, found) for t in four]
-    read_as_face[kongs] = False  # a kong's backs, read as white dragons
     lone_backs = lone & tiles.face_down
-    lone_backs[kongs] = False
+    for four in _kongs_of_blanks(tiles, found):
+        lone_backs[four] = False  # a kong's backs, read as white dragons
+    read_as_face = tiles.probs[:, BACK_INDEX] < 0.5
     short = HAND_TILES - _counted(found)
     maybe_white = (
         lone_backs & _blank(tiles) & (tiles.probs[:, CLASSES.index("P")] >= BLANK_FACE_READING)
     )
     if 0 < short == int(lone_backs.sum()) <= 3 and (maybe_white == lone_backs).all():
         read_as_face |= lone_backs  # the hand lacks just these: blank white dragons
-    turned: npt.NDArray[np.bool_] = lone & tiles.face_down & read_as_face
+    turned: npt.NDArray[np.bool_] = lone_backs & read_as_face
     return turned
 
 

@@ -130,21 +130,16 @@ def _score_lines(score: dict[str, Any] | None) -> list[str]:
         return []
     if not score.get("valid"):
         return [f"Score: invalid hand: {score.get('error')}"]
-    ruleset = score.get("ruleset", "mcr")
-    lines = [f"Score ({ruleset}): {score.get('total')} points"]
+    lines = [f"Score ({score.get('ruleset', 'mcr')}): {score.get('total')} points"]
     for fan in score.get("fans", []):
         count = f" x{fan['count']}" if fan.get("count", 1) > 1 else ""
         lines.append(f"  {fan['points']:>3}  {fan['name_en']} {fan.get('name_zh', '')}{count}")
     if score.get("meets_minimum") is False:
-        # A declared win under the minimum is a false win, or the photo was misread, or the
-        # win's context (self-drawn, the winds) was not given: a referee must know.
-        minimum = (
-            "the 8-point minimum (flowers not counted)"
-            if ruleset.startswith("mcr")
-            else (f"{ruleset}'s minimum")
-        )
+        # Only MCR's profiles have a minimum (the other rule sets meet it with any legal
+        # win). Under it the win is false, or misread, or its context (self-drawn, the
+        # winds) was not given: a referee must know.
         lines.append(
-            f"  below {minimum}: not a legal win as read; check the tiles and the context "
-            "(self-drawn, seat and prevalent wind)"
+            "  below the 8-point minimum (flowers not counted): not a legal win as read; "
+            "check the tiles and the context (self-drawn, seat and prevalent wind)"
         )
     return lines
