@@ -166,6 +166,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             result = recognizer.recognize(path.with_suffix(".jpg"), context, args.ruleset)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
         row = _row(path.stem, hand, result, args.ruleset, in_hand)
+        row["design"] = _design(label["annotations"])
         truth = [BACK if a.get("face_down") else a["code"] for a in label["annotations"]]
         if recognizer is None:  # tiles are the labels, in order: count them one by one
             row["tiles_right_read"] = sum(map(str.__eq__, result.tiles.codes, truth))
@@ -266,6 +267,35 @@ def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int
     }
 
 
+def _design(anns: list[Json]) -> str | None:
+    """The set's design as the scene engine labelled it ("kde/classic"); None for photos
+    rendered before labels named it."""
+    designs = {a["design"] for a in anns if "design" in a}
+    return designs.pop() if len(designs) == 1 else None
+
+
+def _by_design(rows: list[Json]) -> Json | None:
+    """The complete photos' figures per design: a held-out source's themes differ far more
+    from each other than any change moves them (held-out KDE: a plain set against one that
+    draws its dragons as lizards)."""
+    designs = sorted({r["design"] for r in rows if r.get("design")})
+    if len(designs) < 2:
+        return None
+    out = {}
+    for design in designs:
+        complete = [r for r in rows if r.get("design") == design and r["complete"]]
+        wrong = [r for r in complete if not (r["hand_right"] and r["score_right"])]
+        out[design] = {
+            "complete_photos": len(complete),
+            "right": 1 - len(wrong) / max(len(complete), 1),
+            "right_but_flowers": _share([r["right_but_flowers"] for r in complete]),
+            "score_right": _share([r["score_right"] for r in complete]),
+            "wrong_flagged": _share([r["review"] for r in wrong], empty=1.0),
+            "flag_rate": _share([r["review"] for r in complete]),
+        }
+    return out
+
+
 def _share(flags: list[bool], empty: float = 0.0) -> float:
     return sum(flags) / len(flags) if flags else empty
 
@@ -316,6 +346,7 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
             [r["score_review"] for r in complete if not r["score_right"]], empty=1.0
         ),
         "complete_score_flag_rate": _share([r["score_review"] for r in complete]),
+        "complete_by_design": _by_design(rows),
         "tile_accuracy_read": _tile_share(rows, "tiles_right_read"),
         "tile_accuracy_decoded": _tile_share(rows, "tiles_right_decoded"),
         # models: of all labelled tiles in the photos, found and named right

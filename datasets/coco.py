@@ -25,6 +25,7 @@ EXTRA_KEYS = (
     "role",
     "meld_id",
     "source",
+    "design",
     "visibility",
     "face_visibility",
     "hidden_code",

@@ -26,6 +26,7 @@ JPEG_QUALITY = 92
 SCENE_KEYS = (
     "kind",
     "source",
+    "design",
     "table",
     "finger",
     "hand_visible",

@@ -30,6 +30,10 @@ class CamerashSource(RasterSource):
             files[code].append(path)
         super().__init__(NAME, "validation only (see the folder's LICENSE)", files)
 
+    def design(self, code: str, rng: np.random.Generator) -> str:
+        """Photos of many sets in one folder: no theme to name."""
+        return NAME
+
     def _load(self, path: Path) -> np.ndarray:
         image = Image.open(path).convert("RGB")
         w, h = image.size

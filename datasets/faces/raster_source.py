@@ -22,12 +22,20 @@ class RasterSource:
         self._cache: dict[Path, np.ndarray] = {}
 
     def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
-        check_code(self, code)
-        paths = self._files[code]
-        path = paths[int(rng.integers(len(paths)))]
+        path = self._variant(code, rng)
         if path not in self._cache:
             self._cache[path] = self._load(path)
         return self._cache[path].copy()
+
+    def design(self, code: str, rng: np.random.Generator) -> str:
+        """The name of the drawing `face` picks with the same rng: its folder (a theme, a
+        variant), which one set of faces shares."""
+        return self._variant(code, rng).parent.name
+
+    def _variant(self, code: str, rng: np.random.Generator) -> Path:
+        check_code(self, code)
+        paths = self._files[code]
+        return paths[int(rng.integers(len(paths)))]
 
     def _load(self, path: Path) -> np.ndarray:
         """One variant's image as RGB uint8 at the common face size."""

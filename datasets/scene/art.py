@@ -71,6 +71,7 @@ class FaceSet:
 
             self._src = get_source(source)
         self.codes = source_codes(source) - {BACK}
+        self.design = self._design()
         # Sets printed on dark stock (FluffyStuff's "Black") keep their dark paper as the body.
         probe_code = "5p" if "5p" in self.codes else min(self.codes, default=None)
         probe = self._raw(probe_code) if probe_code is not None else None
@@ -85,6 +86,18 @@ class FaceSet:
         # How much the face darkens where it rounds over into the sides, for this set.
         self.bevel = float(np.random.default_rng(style_seed).uniform(0.0, 0.18))
         self._bevels: dict[tuple[int, int], np.ndarray] = {}
+
+    def _design(self) -> str:
+        """The source and, for fixed art, the theme or variant this set's faces come from
+        ("kde/classic"): the held-out figures differ by theme more than by anything else."""
+        design = getattr(self._src, "design", None)
+        if design is None or not self.codes:
+            return self.source
+        themes = {design(code, np.random.default_rng(self.style_seed)) for code in self.codes}
+        # One theme for every code when each code has one drawing per theme (KDE, GNOME,
+        # FluffyStuff); a source of many loose photos (camerash) mixes them.
+        theme = themes.pop() if len(themes) == 1 else self.source
+        return self.source if theme == self.source else f"{self.source}/{theme}"
 
     def _raw(self, code: str) -> np.ndarray:
         if self._src is None:

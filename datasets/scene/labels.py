@@ -20,7 +20,11 @@ OBLIQUE = 0.25  # |cos| of the view to the visible cap below which a label says 
 
 
 def annotate(
-    placements: list[Placement], drawn: dict[int, Drawn], ids: np.ndarray, source: str
+    placements: list[Placement],
+    drawn: dict[int, Drawn],
+    ids: np.ndarray,
+    source: str,
+    design: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """One label per tile visible enough, and the placement index behind each label."""
     h, w = ids.shape
@@ -50,6 +54,7 @@ def annotate(
             "role": p.role,
             "meld_id": p.meld_id,
             "source": source,
+            "design": design or source,
             "visibility": round(min(float(visible), 1.0), 3),
             "face_visibility": round(_quad_visibility(ids, i + 1, d.corners), 3),
         }

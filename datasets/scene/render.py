@@ -293,11 +293,12 @@ def render_scene(
         effects.finger(rng, canvas, ids)
     image = effects.camera_effects(rng, canvas)
 
-    annotations, kept = annotate(placements, drawn, ids, source)
+    annotations, kept = annotate(placements, drawn, ids, source, faces.design)
     # The geometry behind the labels, for tests and debugging (references, no copies).
     meta = {
         "kind": kind,
         "source": source,
+        "design": faces.design,
         "table": table,
         "finger": finger,
         # Every tile of the hand has a label: the photo shows the whole win (close-ups may not).

@@ -10,7 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.faces.raster_source import load_face
 from datasets.scene import KINDS, render_scene
+from datasets.scene.art import FaceSet, usable_sources
 from datasets.scene.backgrounds import TEXTURE_PX, table_texture
 from datasets.scene.body import Light, TileStyle, draw_tile, flat_pose, standing_pose
 from datasets.scene.camera import Camera, frame_layout, look_at
@@ -56,6 +58,7 @@ def test_image_size_and_label_keys(kind: str) -> None:
             "role",
             "meld_id",
             "source",
+            "design",
         } <= set(ann)
         assert (ann["code"] == "back") == ann["face_down"] == ("hidden_code" in ann)
         assert len(ann["corners"]) == 4
@@ -358,3 +361,24 @@ def test_most_hands_lie_sorted_and_the_others_do_not() -> None:
     unsorted = [k for k, d in zip(kept, draws, strict=True) if d >= SORTED_SHARE]
     assert sum(k != ranked for k in unsorted) > 0.9 * len(unsorted)
     assert _as_kept(tiles, 0.97) == _as_kept(tiles, 0.97)  # seeded by the draw alone
+
+
+def test_labels_name_the_sets_design_one_theme_for_every_tile() -> None:
+    """KDE's themes read so differently (a plain set, one with lizard dragons) that the
+    held-out figures are kept per theme: the label must name the theme the faces came from."""
+    assert {a["design"] for a in _scene(0, "declared_win", 200).annotations} == {"procedural"}
+    if not usable_sources(["kde"]):
+        pytest.skip("KDE art not fetched (make art)")
+    seen = set()
+    for seed in range(8):
+        faces = FaceSet("kde", seed, (220, 235, 240))
+        theme = faces.design.removeprefix("kde/")
+        # The design named is the one every face is drawn from: its own raster, pixel for pixel.
+        src = faces._src
+        assert src is not None
+        for code in ("5p", "F", "1h"):
+            drawn = src.face(code, np.random.default_rng(seed))
+            path = next(p for p in src.paths(code) if p.parent.name == theme)
+            assert np.array_equal(drawn, load_face(path))
+        seen.add(theme)
+    assert len(seen) >= 2
