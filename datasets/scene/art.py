@@ -95,7 +95,7 @@ class FaceSet:
             return self.source
         themes = {design(code, np.random.default_rng(self.style_seed)) for code in self.codes}
         # One theme for every code when each code has one drawing per theme (KDE, GNOME,
-        # FluffyStuff); a source of many loose photos (camerash) mixes them.
+        # FluffyStuff); camerash's photos of many sets name none, and a mix names none.
         theme = themes.pop() if len(themes) == 1 else self.source
         return self.source if theme == self.source else f"{self.source}/{theme}"
 
