@@ -281,19 +281,23 @@ def _by_design(rows: list[Json]) -> Json | None:
     designs = sorted({r["design"] for r in rows if r.get("design")})
     if len(designs) < 2:
         return None
-    out = {}
-    for design in designs:
-        complete = [r for r in rows if r.get("design") == design and r["complete"]]
-        wrong = [r for r in complete if not (r["hand_right"] and r["score_right"])]
-        out[design] = {
-            "complete_photos": len(complete),
-            "right": 1 - len(wrong) / max(len(complete), 1),
-            "right_but_flowers": _share([r["right_but_flowers"] for r in complete]),
-            "score_right": _share([r["score_right"] for r in complete]),
-            "wrong_flagged": _share([r["review"] for r in wrong], empty=1.0),
-            "flag_rate": _share([r["review"] for r in complete]),
-        }
-    return out
+    return {
+        design: _complete_figures([r for r in rows if r.get("design") == design and r["complete"]])
+        for design in designs
+    }
+
+
+def _complete_figures(complete: list[Json]) -> Json:
+    """Hands right, flagged and the rest over photos that show the whole win."""
+    wrong = [r for r in complete if not (r["hand_right"] and r["score_right"])]
+    return {
+        "complete_photos": len(complete),
+        "right": (len(complete) - len(wrong)) / max(len(complete), 1),
+        "wrong_flagged": _share([r["review"] for r in wrong], empty=1.0),
+        "flag_rate": _share([r["review"] for r in complete]),
+        "right_but_flowers": _share([r["right_but_flowers"] for r in complete]),
+        "score_right": _share([r["score_right"] for r in complete]),
+    }
 
 
 def _share(flags: list[bool], empty: float = 0.0) -> float:
@@ -312,7 +316,7 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
     wrong = [r for r in rows if not (r["hand_right"] and r["score_right"])]
     flagged = [r for r in rows if r["review"]]
     complete = [r for r in rows if r["complete"]]
-    wrong_complete = [r for r in complete if not (r["hand_right"] and r["score_right"])]
+    figures = _complete_figures(complete)
     reasons = Counter(reason.split(" (")[0] for r in rows for reason in r["reasons"])
     return {
         "mode": args.mode,
@@ -330,17 +334,8 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
         "right_but_flagged": sum(r["review"] for r in right) / max(len(right), 1),
         "unflagged_wrong_and_accepted": (n - len(right)) - sum(r["review"] for r in wrong),
         "review_reasons": dict(reasons.most_common()),
-        "complete_photos": len(complete),
-        "complete_right": (len(complete) - len(wrong_complete)) / max(len(complete), 1),
-        "complete_wrong_flagged": (
-            sum(r["review"] for r in wrong_complete) / len(wrong_complete)
-            if wrong_complete
-            else 1.0
-        ),
-        "complete_flag_rate": sum(r["review"] for r in complete) / max(len(complete), 1),
-        "complete_right_but_flowers": sum(r["right_but_flowers"] for r in complete)
-        / max(len(complete), 1),
-        "complete_score_right": sum(r["score_right"] for r in complete) / max(len(complete), 1),
+        "complete_photos": figures.pop("complete_photos"),
+        **{f"complete_{k}": v for k, v in figures.items()},
         # The same for the score alone: score_review leaves out doubts only over which flower.
         "complete_score_wrong_flagged": _share(
             [r["score_review"] for r in complete if not r["score_right"]], empty=1.0
