@@ -11,9 +11,11 @@ statistics) starts close to it too, so a run can resume from the shipped weights
 
     python -m models.recover classifier models/classifier.onnx --out runs/recovered
     python -m models.recover detector models/detector.onnx --out runs/recovered
+    python -m models.recover flower_reader models/flower_reader.onnx --out runs/recovered_fr
 
 writes one `last.pt` per net (`member0/last.pt`, `member1/last.pt` for the classifier
-pair; `detector/last.pt`) in the checkpoint format the training entry points resume.
+pair and the reader pair; `detector/last.pt`) in the checkpoint format the training entry
+points resume.
 """
 
 from __future__ import annotations
@@ -151,18 +153,21 @@ def _measure_statistics(
 
 
 def classifier_members(
-    graph_path: Path, calibration: Callable[[], Iterable[torch.Tensor]] = lambda: ()
+    graph_path: Path,
+    calibration: Callable[[], Iterable[torch.Tensor]] = lambda: (),
+    num_classes: int = 43,
 ) -> list[TileClassifier]:
-    """The trained runs inside a shipped classifier graph (one, or an Ensemble's members)."""
+    """The trained runs inside a shipped classifier graph (one, or an Ensemble's members);
+    the flower reader's graph is built alike with an eight-way head."""
     graph = onnx.load(str(graph_path))
     folded = conv_weights(graph)
     probe = torch.zeros(1, 3, 80, 64)
-    per_net = len(convs_in_call_order(TileClassifier(), probe))
+    per_net = len(convs_in_call_order(TileClassifier(num_classes=num_classes), probe))
     if len(folded) % per_net:
         raise ValueError(f"{len(folded)} convolutions is not a whole number of nets")
     nets = []
     for i in range(len(folded) // per_net):
-        net = TileClassifier()
+        net = TileClassifier(num_classes=num_classes)
         load_folded(net, folded[i * per_net : (i + 1) * per_net], probe, calibration())
         prefix = f"members.{i}.net.head.3" if len(folded) > per_net else "net.head.3"
         with torch.no_grad():
@@ -201,6 +206,15 @@ def _training_crops(seed: int) -> list[torch.Tensor]:
     return list(x.split(96))
 
 
+def _flower_crops(seed: int) -> list[torch.Tensor]:
+    """Augmented flower faces at the reader's size, as a reader run sees them."""
+    from models.train_flower_reader import build_pool, fixed_set
+
+    pool = build_pool(40, 8, seed)
+    x, _ = fixed_set(pool, 48, seed, 0.5)
+    return list(x.split(96))
+
+
 def _photo_crops(folder: Path, seed: int) -> list[torch.Tensor]:
     """384 px crops of the synthetic photos in `folder`, as a detector run sees them."""
     import cv2
@@ -222,7 +236,7 @@ def _photo_crops(folder: Path, seed: int) -> list[torch.Tensor]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("kind", choices=["classifier", "detector"])
+    p.add_argument("kind", choices=["classifier", "detector", "flower_reader"])
     p.add_argument("graph", type=Path)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--photos", type=Path, help="detector: synthetic photos for the statistics")
@@ -233,6 +247,11 @@ def main(argv: list[str] | None = None) -> int:
         nets: list[tuple[str, nn.Module]] = [
             (f"member{i}", n) for i, n in enumerate(classifier_members(args.graph, lambda: batches))
         ]
+        extra = {"width": 32}
+    elif args.kind == "flower_reader":
+        flowers = _flower_crops(args.seed)
+        readers = classifier_members(args.graph, lambda: flowers, num_classes=8)
+        nets = [(f"member{i}", n) for i, n in enumerate(readers)]
         extra = {"width": 32}
     else:
         photos = args.photos

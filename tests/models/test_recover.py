@@ -39,6 +39,21 @@ def test_the_classifier_pairs_runs_give_the_graphs_logits_both_ways() -> None:
         np.testing.assert_allclose(g, o.numpy(), atol=1e-3)
 
 
+def test_the_flower_readers_runs_give_the_graphs_logits_both_ways() -> None:
+    members = classifier_members(MODELS / "flower_reader.onnx", num_classes=8)
+    assert len(members) == 2
+    session, gemms = _with_outputs(MODELS / "flower_reader.onnx", "Gemm")
+    x = np.random.default_rng(2).random((3, 3, 128, 96), dtype=np.float32)
+    graph = session.run(gemms, {"crops": x})
+    t = torch.from_numpy(x)
+    with torch.no_grad():
+        ours = [v for net in members for v in (net.eval()(t), net(torch.flip(t, dims=(2, 3))))]
+    assert len(graph) == len(ours)
+    for g, o in zip(graph, ours, strict=True):
+        assert g.shape == (3, 8)
+        np.testing.assert_allclose(g, o.numpy(), atol=1e-3)
+
+
 def test_the_detector_gives_the_graphs_heatmaps_and_regressions() -> None:
     net = detector(MODELS / "detector.onnx").eval()
     session = ort.InferenceSession(str(MODELS / "detector.onnx"))
