@@ -242,16 +242,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--photos", type=Path, help="detector: synthetic photos for the statistics")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
-    if args.kind == "classifier":
-        batches = _training_crops(args.seed)
-        nets: list[tuple[str, nn.Module]] = [
-            (f"member{i}", n) for i, n in enumerate(classifier_members(args.graph, lambda: batches))
-        ]
-        extra = {"width": 32}
-    elif args.kind == "flower_reader":
-        flowers = _flower_crops(args.seed)
-        readers = classifier_members(args.graph, lambda: flowers, num_classes=8)
-        nets = [(f"member{i}", n) for i, n in enumerate(readers)]
+    if args.kind in ("classifier", "flower_reader"):  # the same net, its own head and crops
+        reader = args.kind == "flower_reader"
+        batches = _flower_crops(args.seed) if reader else _training_crops(args.seed)
+        members = classifier_members(args.graph, lambda: batches, num_classes=8 if reader else 43)
+        nets: list[tuple[str, nn.Module]] = [(f"member{i}", n) for i, n in enumerate(members)]
         extra = {"width": 32}
     else:
         photos = args.photos

@@ -25,32 +25,26 @@ def _with_outputs(path: Path, op: str) -> tuple[ort.InferenceSession, list[str]]
     return ort.InferenceSession(model.SerializeToString()), names
 
 
-def test_the_classifier_pairs_runs_give_the_graphs_logits_both_ways() -> None:
-    members = classifier_members(MODELS / "classifier.onnx")
+@pytest.mark.parametrize(
+    ("graph_name", "num_classes", "size"),
+    [("classifier.onnx", 43, (80, 64)), ("flower_reader.onnx", 8, (128, 96))],
+)
+def test_the_pairs_runs_give_the_graphs_logits_both_ways(
+    graph_name: str, num_classes: int, size: tuple[int, int]
+) -> None:
+    """The classifier's pair and the flower reader's pair: each run's logits on the crop and
+    on its half turn, as the graph computes them."""
+    members = classifier_members(MODELS / graph_name, num_classes=num_classes)
     assert len(members) == 2
-    session, gemms = _with_outputs(MODELS / "classifier.onnx", "Gemm")
-    x = np.random.default_rng(0).random((4, 3, 80, 64), dtype=np.float32)
+    session, gemms = _with_outputs(MODELS / graph_name, "Gemm")
+    x = np.random.default_rng(0).random((4, 3, *size), dtype=np.float32)
     graph = session.run(gemms, {"crops": x})
     t = torch.from_numpy(x)
     with torch.no_grad():
         ours = [v for net in members for v in (net.eval()(t), net(torch.flip(t, dims=(2, 3))))]
     assert len(graph) == len(ours)
     for g, o in zip(graph, ours, strict=True):
-        np.testing.assert_allclose(g, o.numpy(), atol=1e-3)
-
-
-def test_the_flower_readers_runs_give_the_graphs_logits_both_ways() -> None:
-    members = classifier_members(MODELS / "flower_reader.onnx", num_classes=8)
-    assert len(members) == 2
-    session, gemms = _with_outputs(MODELS / "flower_reader.onnx", "Gemm")
-    x = np.random.default_rng(2).random((3, 3, 128, 96), dtype=np.float32)
-    graph = session.run(gemms, {"crops": x})
-    t = torch.from_numpy(x)
-    with torch.no_grad():
-        ours = [v for net in members for v in (net.eval()(t), net(torch.flip(t, dims=(2, 3))))]
-    assert len(graph) == len(ours)
-    for g, o in zip(graph, ours, strict=True):
-        assert g.shape == (3, 8)
+        assert g.shape == (4, num_classes)
         np.testing.assert_allclose(g, o.numpy(), atol=1e-3)
 
 
