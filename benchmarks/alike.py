@@ -9,7 +9,9 @@ face-up tiles matched to labelled faces is a pair of copies or of two faces. Rep
 alike each kind looks, and what matters to decoding: of the pairs the classifier reads as one
 face, how the true copies and the misread pairs look. `--fit` fits the straight-line log
 likelihood ratio that `vision.looks.log_likeness_ratio` uses (a logistic regression of
-copies against two faces on likeness, less the prior log odds).
+copies against two faces on likeness, less the prior log odds), and the one that
+`vision.looks.log_same_group_ratio` uses: of the pairs of flower tiles (both read as flowers),
+one group (two flowers, or two seasons) against one of each.
 """
 
 from __future__ import annotations
@@ -25,8 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.recognize import models_read
 from benchmarks.vision import match_faces
+from scoring.tiles import CLASSES, FLOWERS
 from vision.looks import alike
 from vision.pipeline import Recognizer
+
+FLOWER_SET = set(FLOWERS)
+SEASONS = set(FLOWERS[4:])
 
 
 def pairs(data: Path, cache: Path, n: int | None) -> dict[str, list[float]]:
@@ -38,6 +44,8 @@ def pairs(data: Path, cache: Path, n: int | None) -> dict[str, list[float]]:
         "two faces": [],
         "read alike: copies": [],
         "read alike: two faces": [],
+        "flowers: one group": [],
+        "flowers: a flower and a season": [],
     }
     labels = sorted(data.glob("*.json"))[:n]
     if not labels:
@@ -62,6 +70,10 @@ def pairs(data: Path, cache: Path, n: int | None) -> dict[str, list[float]]:
                 kinds["copies" if copies else "two faces"].append(float(likeness[a, b]))
                 if read[a] == read[b]:
                     kind = "read alike: copies" if copies else "read alike: two faces"
+                    kinds[kind].append(float(likeness[a, b]))
+                if {matched[a][1], matched[b][1], CLASSES[read[a]], CLASSES[read[b]]} <= FLOWER_SET:
+                    one_group = (matched[a][1] in SEASONS) == (matched[b][1] in SEASONS)
+                    kind = "flowers: one group" if one_group else "flowers: a flower and a season"
                     kinds[kind].append(float(likeness[a, b]))
     return kinds
 
@@ -102,6 +114,8 @@ def main() -> None:
     if args.fit:
         a, b = fit(kinds["copies"], kinds["two faces"])
         report["fit"] = {"LOG_RATIO_A": round(a, 2), "LOG_RATIO_B": round(b, 2)}
+        a, b = fit(kinds["flowers: one group"], kinds["flowers: a flower and a season"])
+        report["fit flower groups"] = {"GROUP_RATIO_A": round(a, 2), "GROUP_RATIO_B": round(b, 2)}
     print(json.dumps(report, indent=1))
 
 

@@ -8,7 +8,8 @@ hand's confidence. Tiles are independent given the photo, so a reading's probabi
 product of its tiles' calibrated probabilities. The photo adds one thing the classifier,
 reading each face alone, cannot see: copies of a face look alike. The legal readings are
 weighed again by how alike the faces they name as one code look (`vision.looks`), and the
-likeliest by both is the hand.
+likeliest by both is the hand. The flowers are named apart: one of each flower, weighed by
+how alike the tiles named of one group (flowers, or seasons) look.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
-from itertools import pairwise
+from functools import cache, cached_property
+from itertools import pairwise, permutations
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ import numpy.typing as npt
 from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
 from vision.layout import Group, Layout
-from vision.looks import alike, log_likeness_ratio
+from vision.looks import alike, log_likeness_ratio, log_same_group_ratio
 from vision.shape import is_winning
 from vision.types import FLOWER_SLICE, Tiles
 
@@ -555,29 +556,18 @@ def _hand_json(
 def _decode_flowers(
     tiles: Tiles, indices: tuple[int, ...], out: Decoded
 ) -> tuple[list[str], float]:
-    """Distinct flower codes (one of each in a set) maximizing the product of probabilities,
-    and the probability that every flower is right (each tile's share among the flowers)."""
+    """Distinct flower codes (one of each in a set) maximizing the product of probabilities
+    and the evidence of their looks (`_naming_weights`), and the probability that every
+    flower is right."""
     if not indices:
         return [], 1.0
     chosen_indices = list(indices)
     if len(chosen_indices) > len(FLOWERS):
         out.warnings.append(f"{len(indices)} flowers found; a set has only {len(FLOWERS)}")
         chosen_indices = chosen_indices[: len(FLOWERS)]
-    logp = np.log(tiles.probs[chosen_indices, FLOWER_SLICE].astype(np.float64) + 1e-9)
-    # Exact assignment by dynamic programming over the set of flower codes already used.
-    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
-    for row in logp:
-        step: dict[int, tuple[float, tuple[int, ...]]] = {}
-        for used, (score, picks) in best.items():
-            for slot in range(len(FLOWERS)):
-                if used & (1 << slot):
-                    continue
-                key = used | (1 << slot)
-                candidate = (score + float(row[slot]), (*picks, slot))
-                if key not in step or candidate[0] > step[key][0]:
-                    step[key] = candidate
-        best = step
-    _, picks = max(best.values())
+    namings, log_weights = _naming_weights(tiles, chosen_indices)
+    best = int(np.argmax(log_weights))
+    picks = namings[best]
     read = tiles.codes
     for i, code_index in zip(chosen_indices, picks, strict=True):
         code = FLOWERS[code_index]
@@ -587,29 +577,38 @@ def _decode_flowers(
             out.changes.append(
                 Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
             )
-    shares = tiles.probs[chosen_indices, FLOWER_SLICE].astype(np.float64) + 1e-9
+    weights = np.exp(log_weights - log_weights[best])
+    return _sorted([FLOWERS[k] for k in picks]), float(1.0 / weights.sum())
+
+
+def _naming_weights(
+    tiles: Tiles, indices: list[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Every naming of the flower tiles at `indices` with one of each flower, (m, n) indices
+    into FLOWERS, and each one's log weight: the sum of its tiles' log shares (each tile's
+    probabilities among the flowers), plus the log likelihood ratio of one group for every
+    pair it names of one group (`vision.looks.log_same_group_ratio`). The chosen naming's
+    chance of being right is its weight over the sum of all: a set holds each flower once,
+    so two tiles each half 1h, half 5h are right together half of the time, not a quarter.
+    At most 8! = 40,320 namings."""
+    shares = tiles.probs[indices, FLOWER_SLICE].astype(np.float64) + 1e-9
     shares /= shares.sum(axis=1, keepdims=True)
-    chosen = float(np.prod([shares[row, k] for row, k in enumerate(picks)]))
-    return _sorted([FLOWERS[k] for k in picks]), chosen / _distinct_namings(shares)
+    namings = _namings(len(indices))
+    rows = np.arange(len(indices))
+    log_weights = np.log(shares)[rows, namings].sum(axis=1)
+    if len(indices) > 1 and tiles.looks.size:
+        evidence = log_same_group_ratio(alike(tiles.looks[indices])).astype(np.float64)
+        season = namings >= len(FLOWERS) // 2
+        for a in range(len(indices)):
+            for b in range(a + 1, len(indices)):
+                log_weights += evidence[a, b] * (season[:, a] == season[:, b])
+    return namings, log_weights
 
 
-def _distinct_namings(shares: npt.NDArray[np.float64]) -> float:
-    """The probability, tile by tile, that the flower tiles name distinct flowers: the sum of
-    the products over every naming with one of each flower. A set holds each flower once, so
-    the chosen naming's chance of being right is its product over this sum, not the bare
-    product (two tiles each half 1h, half 5h: a half each alone, but only 1h 5h or 5h 1h can
-    be, so the pair is right a half of the time, not a quarter). By dynamic programming over
-    the flowers already named."""
-    total = {0: 1.0}
-    for row in shares:
-        step: dict[int, float] = {}
-        for used, mass in total.items():
-            for slot, p in enumerate(row):
-                if not used & (1 << slot):
-                    key = used | (1 << slot)
-                    step[key] = step.get(key, 0.0) + mass * float(p)
-        total = step
-    return max(sum(total.values()), 1e-12)
+@cache
+def _namings(n: int) -> npt.NDArray[np.int64]:
+    """(m, n) every way to name n tiles with distinct flowers, as indices into FLOWERS."""
+    return np.array(list(permutations(range(len(FLOWERS)), n)), np.int64).reshape(-1, n)
 
 
 def scoring_accepts(hand: Json) -> bool:

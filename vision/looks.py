@@ -31,6 +31,16 @@ _BLUR = 1.0  # Gaussian sigma in crop pixels: ink noise and JPEG blocks do not c
 LOG_RATIO_A = -16.26
 LOG_RATIO_B = 20.32
 LOG_RATIO_CLIP = 4.0
+# A set prints its four flowers alike and its four seasons alike (one ink, one painting,
+# one layout: a pot under every season, a character beside every flower's numeral), and the
+# two groups apart from each other, on most sets; on many, all eight alike. So two flower
+# tiles' likeness is evidence that they are of one group: log p(likeness | one group) -
+# log p(likeness | a flower and a season) = A + B * likeness, a logistic fit on the
+# training sources' wins (`python benchmarks/alike.py --fit`; 237 and 313 pairs). It is
+# weak there (procedural sets paint the seasons apart half the time only) and stronger on
+# the sets not trained on.
+GROUP_RATIO_A = -1.17
+GROUP_RATIO_B = 1.83
 
 
 def describe(image: np.ndarray, corners: FloatArray) -> FloatArray:
@@ -68,6 +78,12 @@ def log_likeness_ratio(likeness: FloatArray) -> FloatArray:
     """Evidence that two faces are one face, as a log likelihood ratio, per likeness."""
     ratio = LOG_RATIO_A + LOG_RATIO_B * likeness.astype(np.float64)
     return np.asarray(np.clip(ratio, -LOG_RATIO_CLIP, LOG_RATIO_CLIP), np.float32)
+
+
+def log_same_group_ratio(likeness: FloatArray) -> FloatArray:
+    """Evidence that two flower tiles are of one group (two flowers, or two seasons), as a
+    log likelihood ratio, per likeness."""
+    return np.asarray(GROUP_RATIO_A + GROUP_RATIO_B * likeness.astype(np.float64), np.float32)
 
 
 def _normalized(window: FloatArray) -> FloatArray:

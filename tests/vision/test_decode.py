@@ -242,6 +242,28 @@ def test_flower_confidence_of_sure_flowers_stays_sure() -> None:
     assert decoded.flower_confidence > 0.99
 
 
+def test_flowers_that_look_alike_are_named_of_one_group() -> None:
+    """A set prints its flowers alike and its seasons alike. Two flower tiles, the one read
+    1h (0.6) or 5h, the other 6h (0.55) or 2h: alone they are 1h and 6h. Printed alike, they
+    are of one group, and 1h 2h (0.6 x 0.45) outweighs 5h 6h (0.4 x 0.55). Held-out GNOME
+    postmodern's seasons (a blue card) read as the flower of their number (a brown card)."""
+    hand = {**HAND, "flowers": ["1h", "2h"]}
+    tiles, ann = _tiles(hand)
+    first, second = (next(i for i, a in enumerate(ann) if a["code"] == c) for c in ("1h", "2h"))
+    read_as(tiles, first, {"1h": 0.6, "5h": 0.4})
+    read_as(tiles, second, {"6h": 0.55, "2h": 0.45})
+    unseen = decode(tiles, layout(tiles))
+    assert unseen.hand is not None and unseen.hand["flowers"] == ["1h", "6h"]
+    codes = [a["code"] for a in ann]
+    tiles.looks = _looks(["one group" if c in ("1h", "2h") else c for c in codes])
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "2h"]
+    assert unseen.flower_confidence < decoded.flower_confidence < 0.6
+    tiles.looks = _looks(codes)  # printed unlike: a flower and a season
+    apart = decode(tiles, layout(tiles))
+    assert apart.hand is not None and apart.hand["flowers"] == ["1h", "6h"]
+
+
 def test_flower_count_from_context_wins() -> None:
     tiles, _ = _tiles({**HAND, "flowers": []})
     decoded = decode(tiles, layout(tiles), {"flowers": 3})
