@@ -27,12 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.recognize import models_read
 from benchmarks.vision import match_faces
-from scoring.tiles import CLASSES, FLOWERS
+from scoring.tiles import CLASSES, FLOWERS, SEASONS
 from vision.looks import alike
 from vision.pipeline import Recognizer
 
 FLOWER_SET = set(FLOWERS)
-SEASONS = set(FLOWERS[4:])
 
 
 def pairs(data: Path, cache: Path, n: int | None) -> dict[str, list[float]]:

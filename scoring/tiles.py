@@ -13,6 +13,7 @@ DRAGONS: tuple[str, ...] = ("C", "F", "P")  # red 中, green 發, white 白
 HONORS: tuple[str, ...] = WINDS + DRAGONS
 # 1h-4h plum, orchid, chrysanthemum, bamboo (梅蘭菊竹); 5h-8h spring..winter (春夏秋冬)
 FLOWERS: tuple[str, ...] = tuple(f"{n}h" for n in range(1, 9))
+SEASONS: tuple[str, ...] = FLOWERS[4:]  # a set prints them alike, and apart from 1h-4h
 PLAYING: tuple[str, ...] = SUITED + HONORS  # the 34 tiles that form hands
 FACES: tuple[str, ...] = PLAYING + FLOWERS  # the 42 printed faces
 BACK = "back"

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring import score as score_hand
-from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING
+from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, SEASONS
 from vision.layout import Group, Layout
 from vision.looks import alike, log_likeness_ratio, log_same_group_ratio
 from vision.shape import is_winning
@@ -598,7 +598,7 @@ def _naming_weights(
     log_weights = np.log(shares)[rows, namings].sum(axis=1)
     if len(indices) > 1 and tiles.looks.size:
         evidence = log_same_group_ratio(alike(tiles.looks[indices])).astype(np.float64)
-        season = namings >= len(FLOWERS) // 2
+        season = np.isin(namings, [FLOWERS.index(code) for code in SEASONS])
         for a in range(len(indices)):
             for b in range(a + 1, len(indices)):
                 log_weights += evidence[a, b] * (season[:, a] == season[:, b])
