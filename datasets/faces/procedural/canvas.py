@@ -90,6 +90,8 @@ class Canvas:
         outline: RGB | None = None,
         width: float = 1.0,
     ) -> None:
+        if r <= 0:  # a coin's inner ring on a face squeezed small (a big index beside it)
+            return
         self.draw.ellipse(
             (cx - r, cy - r, cx + r, cy + r),
             fill=fill,
