@@ -127,13 +127,22 @@ def evaluate(args: argparse.Namespace) -> Json:
     recognizer = classifier = None
     if args.mode == "models":
         recognizer = Recognizer(
-            args.detector, args.classifier, not args.no_flower_reader, args.flower_reader
+            args.detector,
+            args.classifier,
+            not args.no_flower_reader,
+            args.flower_reader,
+            not args.no_index_reader,
+            args.index_reader,
         )
     if args.mode == "classifier":
         from vision.classify import Classifier
 
         classifier = Classifier(
-            args.classifier, flowers=not args.no_flower_reader, flower_model=args.flower_reader
+            args.classifier,
+            flowers=not args.no_flower_reader,
+            flower_model=args.flower_reader,
+            index=not args.no_index_reader,
+            index_model=args.index_reader,
         )
     rng = np.random.default_rng(args.seed)
     rows = []
@@ -452,6 +461,10 @@ def main() -> None:
     e.add_argument("--flower-reader", help="flower reader ONNX (default: the shipped one)")
     e.add_argument(
         "--no-flower-reader", action="store_true", help="the classifier alone names the flowers"
+    )
+    e.add_argument("--index-reader", help="index reader ONNX (default: the shipped one)")
+    e.add_argument(
+        "--no-index-reader", action="store_true", help="the corner index is not read apart"
     )
     args = parser.parse_args()
     if args.step == "render":

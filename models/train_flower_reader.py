@@ -149,9 +149,10 @@ def camerash_flowers(root: str | None) -> tuple[torch.Tensor, torch.Tensor] | No
     return to_tensor(crops), torch.tensor(labels)
 
 
-def start_net(init: str | None, width: int) -> TileClassifier:
-    """A reader whose features are those of the classifier checkpoint `init`, if given."""
-    net = TileClassifier(num_classes=len(FLOWERS), width=width)
+def start_net(init: str | None, width: int, classes: int = len(FLOWERS)) -> TileClassifier:
+    """A reader of `classes` answers whose features are those of the classifier checkpoint
+    `init`, if given (the flower reader's, and the index reader's)."""
+    net = TileClassifier(num_classes=classes, width=width)
     if init:
         state = torch.load(init, map_location="cpu")["model"]
         features = {k: v for k, v in state.items() if not k.startswith("head.")}
@@ -159,8 +160,8 @@ def start_net(init: str | None, width: int) -> TileClassifier:
     return net
 
 
-def load_reader(path: str, width: int) -> TileClassifier:
-    net = TileClassifier(num_classes=len(FLOWERS), width=width)
+def load_reader(path: str, width: int, classes: int = len(FLOWERS)) -> TileClassifier:
+    net = TileClassifier(num_classes=classes, width=width)
     net.load_state_dict(torch.load(path, map_location="cpu")["model"])
     return net
 

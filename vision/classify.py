@@ -2,8 +2,10 @@
 
 The classifier sees an 80x64 RGB crop and answers calibrated probabilities over
 `scoring.tiles.CLASSES` (42 faces + back); the flower reader (`vision.flowers`) has a
-second say on which flower a flower is. It was trained to read a face upside down as
-well, so corners that come half a turn round still give the right tile.
+second say on which flower a flower is, the index reader (`vision.indices`) on which suit
+or honour tile a face is, from the numeral or letter in its corner. The classifier was
+trained to read a face upside down as well, so corners that come half a turn round still
+give the right tile.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy.typing as npt
 import onnxruntime as ort
 
 from scoring.tiles import CLASSES
+from vision import indices
 from vision.flowers import READER_H, READER_W, FlowerReader, candidates, join
 from vision.load import Photo
 from vision.looks import describe
@@ -170,9 +173,13 @@ class Classifier:
         threads: int | None = None,
         flowers: bool = True,
         flower_model: str | Path | None = None,
+        index: bool = True,
+        index_model: str | Path | None = None,
     ) -> None:
         """`flowers`: let the flower reader (`vision.flowers`; `flower_model`, else the
-        shipped file where it exists) name the faces read as flowers."""
+        shipped file where it exists) name the faces read as flowers. `index`: let the index
+        reader (`vision.indices`; `index_model`, else the shipped file where it exists) weigh
+        in with the corner index of every face."""
         self.model_path, self.session = open_model(model_path, MODEL_PATH, "classifier", threads)
         self.flower_reader: FlowerReader | None = None
         if flowers:
@@ -181,13 +188,21 @@ class Classifier:
                 if flower_model is not None
                 else FlowerReader.shipped(threads)
             )
+        self.index_reader: indices.IndexReader | None = None
+        if index:
+            self.index_reader = (
+                indices.IndexReader(index_model, threads)
+                if index_model is not None
+                else indices.IndexReader.shipped(threads)
+            )
 
     def classify_crops(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64,
         and the flowers' to the flower reader's size)."""
         probs = self._probs(crops)
         sides = np.array([max(np.asarray(c).shape[:2]) for c in crops], np.float32)
-        return self._reread_flowers(probs, sides, lambda i: crops[i])
+        probs = self._reread_flowers(probs, sides, lambda i: crops[i])
+        return self._read_indices(probs, lambda i: crops[i])
 
     def _probs(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """The classifier's own (n, 43) reading of BGR crops."""
@@ -214,13 +229,24 @@ class Classifier:
         out[rows] = join(probs[rows], self.flower_reader.read([crop_of(int(i)) for i in rows]))
         return out
 
+    def _read_indices(
+        self, probs: FloatArray, crop_of: Callable[[int], npt.NDArray[np.uint8]]
+    ) -> FloatArray:
+        """`probs` joined with the index reader's reading of every face, the faces taken as
+        one set's (`vision.indices.join_photo`); `crop_of(i)` is row i's face as a BGR crop."""
+        if self.index_reader is None or len(probs) == 0:
+            return probs
+        reading = self.index_reader.read([crop_of(i) for i in range(len(probs))])
+        return indices.join_photo(probs, reading)
+
     def classify(self, photo: Photo, tiles: Tiles) -> Tiles:
         """`tiles` with `probs` filled from face crops rectified out of the working image.
 
         Each face is read through its quad widened by FACE_MARGIN; one read under
         SURE_FIRST_LOOK is read again through SECOND_LOOK_MARGINS and the looks averaged.
         A face read as a flower, large enough, is looked at by the flower reader too
-        (`vision.flowers`), through the same quad at the reader's size.
+        (`vision.flowers`), through the same quad at the reader's size; every face by the
+        index reader (`vision.indices`), likewise.
         A tile the detector calls face-down keeps the classifier's answer too: the
         classifier's own `back` probability is the second opinion that layout can use.
         """
@@ -238,6 +264,9 @@ class Classifier:
             probs,
             long_sides(corners),
             lambda i: rectify(photo.image, quads[i], (READER_W, READER_H)),
+        )
+        probs = self._read_indices(
+            probs, lambda i: rectify(photo.image, quads[i], (indices.READER_W, indices.READER_H))
         )
         return replace(tiles, probs=probs, looks=describe(photo.image, corners))
 

@@ -149,16 +149,25 @@ class Recognizer:
         classifier_path: str | Path | None = None,
         flowers: bool = True,
         flower_path: str | Path | None = None,
+        index: bool = True,
+        index_path: str | Path | None = None,
     ) -> None:
         """`flowers`, `flower_path`: whether the flower reader names the flowers, and which
-        file (`vision.classify.Classifier`)."""
+        file; `index`, `index_path`: the same for the index reader
+        (`vision.classify.Classifier`)."""
         detector_file = _model_file(detector_path, "detector")
         classifier_file = _model_file(classifier_path, "classifier")
         from vision.classify import Classifier
         from vision.detect import Detector  # type: ignore[import-not-found,unused-ignore]
 
         self.detector = Detector(detector_file)
-        self.classifier = Classifier(classifier_file, flowers=flowers, flower_model=flower_path)
+        self.classifier = Classifier(
+            classifier_file,
+            flowers=flowers,
+            flower_model=flower_path,
+            index=index,
+            index_model=index_path,
+        )
         self.models = {
             "detector": _model_card(detector_file),
             "classifier": _model_card(classifier_file),
@@ -168,6 +177,8 @@ class Recognizer:
             self.models["refiner"] = _model_card(self.detector.refiner.model_path)
         if self.classifier.flower_reader is not None:
             self.models["flower_reader"] = _model_card(self.classifier.flower_reader.model_path)
+        if self.classifier.index_reader is not None:
+            self.models["index_reader"] = _model_card(self.classifier.index_reader.model_path)
 
     def recognize(
         self,

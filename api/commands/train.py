@@ -1,11 +1,12 @@
-"""`mjlens train detector|classifier|flower_reader|sideways|refiner ...`: the training entry points
-(needs the train extra).
+"""`mjlens train detector|classifier|flower_reader|index_reader|sideways|refiner ...`: the
+training entry points (needs the train extra).
 
 mjlens train classifier --minutes 35 --camerash ../shared/data/camerash-crops
 mjlens train detector --data runs/det_train --minutes 60
 mjlens train sideways --data .cache/bench_train .cache/bench_train2 --combine .cache/bench_train3
 mjlens train refiner --data .cache/bench_train .cache/bench_train2 .cache/bench_train3
 mjlens train flower_reader --minutes 45 --init runs/recovered/member0/last.pt
+mjlens train index_reader --minutes 40 --init runs/recovered/member0/last.pt
 
 Everything after the model name goes to the trainer (models/train_<model>.py, or
 models/fit_sideways.py); see `--help` there.
@@ -24,6 +25,7 @@ MODULES = {
     "sideways": "models.fit_sideways",
     "refiner": "models.train_refiner",
     "flower_reader": "models.train_flower_reader",
+    "index_reader": "models.train_index_reader",
 }
 
 

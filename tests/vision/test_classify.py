@@ -94,8 +94,8 @@ def test_codes_from_true_corners(classifier: Classifier, name: str) -> None:
 def test_only_unsure_faces_get_a_second_look() -> None:
     """Faces read sure at the first look keep that reading; the unsure ones are the mean of
     the first look and the looks through a tighter and a looser quad (the classifier's own
-    reading: the flower reader's say is tested in test_flowers)."""
-    classifier = Classifier(flowers=False)
+    reading: the flower and index readers' say is tested in test_flowers and test_indices)."""
+    classifier = Classifier(flowers=False, index=False)
     photo, tiles, _ = scene_tiles("scene_scattered.jpg")
     tiles.corners[:3] += np.float32(6.0)  # quads off their faces: some readings unsure
     first = classifier.classify_crops([rectify(photo.image, q) for q in widen(tiles.corners)])

@@ -95,8 +95,8 @@ def test_the_reader_names_only_the_faces_read_as_flowers() -> None:
     """A photo's faces: the classifier's reading where it sees no flower; where it does,
     that reading joined with the reader's look at the face at the reader's size."""
     photo, tiles, codes = scaled_scene("scene_declared_win.jpg", 2.0)
-    own = Classifier(flowers=False).classify(photo, tiles).probs
-    with_reader = Classifier()
+    own = Classifier(flowers=False, index=False).classify(photo, tiles).probs
+    with_reader = Classifier(index=False)
     named = with_reader.classify(photo, tiles).probs
     rows = candidates(own, long_sides(tiles.corners))
     assert 0 < len(rows) < len(tiles)
@@ -119,8 +119,8 @@ def test_single_crops_get_the_readers_look_too() -> None:
     photo, tiles, _ = scene_tiles("scene_declared_win.jpg")
     quads = widen(tiles.corners, FACE_MARGIN)
     crops = [rectify(photo.image, q, (240, 320)) for q in quads]  # as a close-up photo
-    own = Classifier(flowers=False).classify_crops(crops)
-    with_reader = Classifier()
+    own = Classifier(flowers=False, index=False).classify_crops(crops)
+    with_reader = Classifier(index=False)
     named = with_reader.classify_crops(crops)
     rows = candidates(own, np.full(len(crops), 320, np.float32))
     assert len(rows) and with_reader.flower_reader is not None
@@ -136,6 +136,6 @@ def test_single_crops_get_the_readers_look_too() -> None:
 def test_a_photo_too_small_for_the_reader_keeps_the_classifiers_flowers() -> None:
     photo, tiles, _ = scaled_scene("scene_declared_win.jpg", 1.0)
     assert long_sides(tiles.corners).max() < READER_MIN_SIDE
-    own = Classifier(flowers=False).classify(photo, tiles).probs
+    own = Classifier(flowers=False, index=False).classify(photo, tiles).probs
     assert len(candidates(own)) > 0  # faces read as flowers, but small: no second look
-    np.testing.assert_allclose(Classifier().classify(photo, tiles).probs, own)
+    np.testing.assert_allclose(Classifier(index=False).classify(photo, tiles).probs, own)

@@ -470,9 +470,16 @@ class _FakeDetector:
 
 
 class _FakeClassifier:
-    def __init__(self, path: Path, flowers: bool = True, flower_model: Path | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        flowers: bool = True,
+        flower_model: Path | None = None,
+        index: bool = True,
+        index_model: Path | None = None,
+    ) -> None:
         self.path = path
-        self.flower_reader = None
+        self.flower_reader = self.index_reader = None
 
     def classify(self, photo: Any, tiles: Tiles) -> Tiles:
         ann = lay_out_hand(HAND, angle_deg=90.0)

@@ -1,0 +1,52 @@
+"""Faces for the index reader: a tile face whose corner index says nothing about its pattern.
+
+The index reader (`vision/indices.py`) reads only the small numeral or letter many sets
+print in a top corner. To teach it that and nothing else, every training face gets an index
+drawn at random, whatever the face shows (a 6 of bamboo with a 9 in its corner, a wind with
+none), so the pattern cannot tell the label; fixed-art faces, which print no index, come as
+"none".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.faces.procedural import draw_face
+from datasets.faces.procedural.layout import CHINESE_NUMERALS
+from scoring.tiles import FACES, FLOWERS
+from vision.indices import DIGITS, INDEX_SYMBOLS, LETTERS
+
+PATTERN_CODES = [code for code in FACES if code not in FLOWERS]  # flowers print their own
+
+# Label shares; the reader's calibrated output over them is its prior (INDEX_PRIOR).
+NONE_SHARE, DIGIT_SHARE = 0.3, 0.5
+CHINESE_SHARE = 0.25  # of the digits, printed 一..九 rather than 1..9
+INK_ROLES, INK_SHARES = ("k", "r", "b", "g"), (0.5, 0.3, 0.15, 0.05)
+
+
+def index_label(rng: np.random.Generator) -> int:
+    """A label drawn by the shares above: an index into INDEX_SYMBOLS."""
+    u = rng.random()
+    if u < NONE_SHARE:
+        return 0
+    if u < NONE_SHARE + DIGIT_SHARE:
+        return INDEX_SYMBOLS.index(DIGITS[int(rng.integers(len(DIGITS)))])
+    return INDEX_SYMBOLS.index(LETTERS[int(rng.integers(len(LETTERS)))])
+
+
+def index_text(label: int, rng: np.random.Generator) -> str | None:
+    symbol = INDEX_SYMBOLS[label]
+    if symbol == "none":
+        return None
+    if symbol in DIGITS and rng.random() < CHINESE_SHARE:
+        return CHINESE_NUMERALS[int(symbol) - 1]
+    return symbol
+
+
+def index_face(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A procedural face of a random suit or honour code with a random index, and the
+    index's label."""
+    code = PATTERN_CODES[int(rng.integers(len(PATTERN_CODES)))]
+    label = index_label(rng)
+    ink = str(rng.choice(INK_ROLES, p=INK_SHARES))
+    return draw_face(code, rng, index_text(label, rng), ink), label

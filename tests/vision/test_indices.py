@@ -1,0 +1,131 @@
+"""The index reader's answer as a likelihood per code, and how it joins the classifier's."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.tiles import CLASSES, FLOWERS
+from tests.datasets.test_faces import _source
+from tests.vision.test_classify import scene_tiles
+from tests.vision.test_flowers import one_hot_ish
+from vision.classify import FACE_MARGIN, MODEL_PATH, Classifier, rectify, widen
+from vision.indices import (
+    GROUPS,
+    INDEX_PRIOR,
+    INDEX_SYMBOLS,
+    READER_H,
+    READER_W,
+    IndexReader,
+    code_symbol,
+    join,
+    join_photo,
+    likelihoods,
+    printed_shares,
+)
+from vision.indices import MODEL_PATH as INDEX_MODEL
+
+
+def reading(symbol: str, p: float) -> np.ndarray:
+    """A reader's answer: `symbol` with probability p, the rest spread by the prior."""
+    row = INDEX_PRIOR * (1 - p) / (1 - INDEX_PRIOR[INDEX_SYMBOLS.index(symbol)])
+    row[INDEX_SYMBOLS.index(symbol)] = p
+    return row.astype(np.float32)
+
+
+def test_each_code_prints_its_rank_or_letter() -> None:
+    assert [code_symbol(c) for c in ("6s", "7m", "1p", "E", "C", "P")] == list("671ECP")
+    # Flowers and seasons print 1-4: the season of a number shares the flower's numeral.
+    assert [code_symbol(c) for c in ("1h", "4h", "5h", "8h")] == list("1414")
+    assert code_symbol("back") is None
+
+
+def test_the_prior_is_a_distribution() -> None:
+    assert len(INDEX_PRIOR) == len(INDEX_SYMBOLS)
+    assert abs(INDEX_PRIOR.sum() - 1) < 1e-9
+
+
+def test_a_read_six_turns_a_nine_of_bamboo_read_with_some_doubt_into_the_six() -> None:
+    """Held-out KDE's 6 of bamboo (two columns of canes, a 6 in the corner) read 9s."""
+    probs = one_hot_ish("9s", 0.7)
+    probs[CLASSES.index("6s")] += 0.2
+    probs = (probs / probs.sum())[None]
+    joined = join(probs, reading("6", 0.95)[None])
+    assert CLASSES[int(joined.argmax())] == "6s"
+    np.testing.assert_allclose(joined.sum(axis=1), 1.0, rtol=1e-5)
+
+
+def test_no_index_read_leaves_codes_of_one_printing_as_they_were() -> None:
+    """With nothing in the corner, every rank of a suit is as likely as before."""
+    probs = one_hot_ish("3p", 0.5)[None]
+    probs[0, CLASSES.index("5p")] = 0.3
+    probs /= probs.sum()
+    joined = join(probs, INDEX_PRIOR[None].astype(np.float32))
+    three, five = CLASSES.index("3p"), CLASSES.index("5p")
+    assert abs(joined[0, three] / joined[0, five] - probs[0, three] / probs[0, five]) < 1e-4
+
+
+def test_a_set_that_prints_indices_makes_a_blank_corner_count_against_its_suit() -> None:
+    """Every bamboo tile of the photo shows its index, so a face with none is likelier the
+    white dragon (blank on that set) than a 9 of bamboo (KDE traditional's frame of bars)."""
+    n = 6
+    probs = np.stack(
+        [one_hot_ish(f"{r}s", 0.95) for r in range(2, 2 + n - 1)] + [one_hot_ish("9s", 0.55)]
+    )
+    probs[-1, CLASSES.index("P")] += 0.35
+    probs /= probs.sum(axis=1, keepdims=True)
+    reader = np.stack(
+        [reading(str(r), 0.97) for r in range(2, 2 + n - 1)] + [reading("none", 0.97)]
+    )
+    shares = printed_shares(probs, reader)
+    assert shares[GROUPS.index("s")] > 0.75
+    joined = join_photo(probs, reader)
+    assert CLASSES[int(joined[-1].argmax())] == "P"
+    assert CLASSES[int(join(probs, reader)[-1].argmax())] == "9s"  # one share for all: no
+
+
+def test_likelihoods_are_positive_and_the_back_reads_only_the_blank() -> None:
+    lik = likelihoods(np.stack([reading("none", 0.9), reading("E", 0.9)]))
+    assert (lik > 0).all()
+    back = CLASSES.index("back")
+    assert lik[0, back] > lik[1, back]
+
+
+@pytest.mark.skipif(
+    not (MODEL_PATH.is_file() and INDEX_MODEL.is_file()), reason="no shipped models"
+)
+def test_every_face_of_a_photo_gets_the_index_readers_look() -> None:
+    """The classifier's reading (its flower reader's included) joined with the index
+    reader's look at each face through the classifier's widened quad, as one set's faces."""
+    photo, tiles, _ = scene_tiles("scene_declared_win.jpg")
+    own = Classifier(index=False).classify(photo, tiles).probs
+    with_index = Classifier()
+    named = with_index.classify(photo, tiles).probs
+    assert with_index.index_reader is not None
+    quads = widen(tiles.corners, FACE_MARGIN)
+    crops = [rectify(photo.image, q, (READER_W, READER_H)) for q in quads]
+    looks = with_index.index_reader.read(crops)
+    np.testing.assert_allclose(named, join_photo(own, looks), atol=1e-6)
+    # Which flower, and whether a face is a flower or the back, stay as they were.
+    keep = [CLASSES.index(c) for c in (*FLOWERS, "back")]
+    np.testing.assert_allclose(named[:, keep], own[:, keep], atol=1e-6)
+
+
+@pytest.mark.skipif(
+    not (MODEL_PATH.is_file() and INDEX_MODEL.is_file()), reason="no shipped models"
+)
+def test_the_reader_reads_a_drawn_index_and_its_absence() -> None:
+    """A procedural 6 of bamboo with a 9 in its corner reads 9; with none, none."""
+    _source("procedural")
+    from datasets.faces.procedural import draw_face
+
+    reader = IndexReader()
+    faces = [
+        draw_face("6s", np.random.default_rng(seed), text, "k")
+        for seed in range(6)
+        for text in ("9", None)
+    ]
+    crops = [cv2.cvtColor(f, cv2.COLOR_RGB2BGR) for f in faces]
+    read = [INDEX_SYMBOLS[i] for i in reader.read(crops).argmax(axis=1)]
+    assert read.count("9") >= 5 and read[1::2].count("none") >= 5
