@@ -217,6 +217,38 @@ def train(args: argparse.Namespace, net: TileClassifier, pool: Pool, sets: dict,
     )
 
 
+def calibrate_and_export(
+    nets: list[TileClassifier],
+    calib: tuple[torch.Tensor, torch.Tensor],
+    sets: dict[str, tuple[torch.Tensor, torch.Tensor]],
+    t0: float,
+    out: Path,
+    export: Path,
+    size: tuple[int, int],
+) -> None:
+    """A reader's end (the flower reader's and the index reader's): temperatures on the
+    fresh crops `calib` (`calibrate`), the final figures on `sets` into the log and
+    `out/metrics.json`, the graph for crops of `size` (h, w) exported to `export`."""
+    calib_x, calib_y = calib
+    shipped, temperatures, ece_before = calibrate(nets, calib_x, calib_y)
+    probs = probs_of(shipped, calib_x)
+    final = {
+        "temperature": temperatures[0] if len(nets) == 1 else temperatures,
+        "ece_before": ece_before[0] if len(nets) == 1 else ece_before,
+        "ece_after": expected_calibration_error(probs, calib_y),
+        "train_minutes": round((time.time() - t0) / 60, 1),
+        **{
+            name: round((probs_of(shipped, x).argmax(1) == y).float().mean().item(), 4)
+            for name, (x, y) in sets.items()
+        },
+    }
+    with open(out / "log.jsonl", "a") as f:
+        f.write(json.dumps({"final": final}) + "\n")
+    (out / "metrics.json").write_text(json.dumps(final, indent=2))
+    export_onnx(shipped, export, shape=(1, 3, *size))
+    print(json.dumps(final, indent=2))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cv2.setNumThreads(1)  # no OpenCV thread pool may exist when the data worker forks
@@ -247,24 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     # Temperature on fresh augmentations of the training sources' faces, for each reader
     # when several are joined (`--ensemble`), and for their mean.
     nets = [net, *(load_reader(path, args.width) for path in args.ensemble)]
-    calib_x, calib_y = fixed_set(pool, 60, args.seed + 3, args.art_share)
-    shipped, temperatures, ece_before = calibrate(nets, calib_x, calib_y)
-    probs = probs_of(shipped, calib_x)
-    final = {
-        "temperature": temperatures[0] if len(nets) == 1 else temperatures,
-        "ece_before": ece_before[0] if len(nets) == 1 else ece_before,
-        "ece_after": expected_calibration_error(probs, calib_y),
-        "train_minutes": round((time.time() - t0) / 60, 1),
-        **{
-            name: round((probs_of(shipped, x).argmax(1) == y).float().mean().item(), 4)
-            for name, (x, y) in sets.items()
-        },
-    }
-    with open(out / "log.jsonl", "a") as f:
-        f.write(json.dumps({"final": final}) + "\n")
-    (out / "metrics.json").write_text(json.dumps(final, indent=2))
-    export_onnx(shipped, Path(args.export), shape=(1, 3, READER_H, READER_W))
-    print(json.dumps(final, indent=2))
+    calib = fixed_set(pool, 60, args.seed + 3, args.art_share)
+    calibrate_and_export(nets, calib, sets, t0, out, Path(args.export), (READER_H, READER_W))
     return 0
 
 

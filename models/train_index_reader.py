@@ -29,14 +29,10 @@ from models.index_art import index_face
 from models.tile_augment import augment
 from models.train_classifier import (
     add_run_args,
-    calibrate,
-    expected_calibration_error,
-    export_onnx,
     fit,
-    probs_of,
     to_tensor,
 )
-from models.train_flower_reader import evaluate, load_reader, start_net
+from models.train_flower_reader import calibrate_and_export, evaluate, load_reader, start_net
 from scoring.tiles import FLOWERS, PLAYING
 from vision.indices import INDEX_SYMBOLS, READER_H, READER_W
 
@@ -187,24 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         report = lambda trained: evaluate(trained, sets)  # noqa: E731
         fit(net, loader, args, report, out / "log.jsonl", out, "index reader")
-    calib_x, calib_y = fixed_set(1200, args.seed + 3, args.fixed_share)
-    shipped, temperatures, ece_before = calibrate([net], calib_x, calib_y)
-    probs = probs_of(shipped, calib_x)
-    final = {
-        "temperature": temperatures[0],
-        "ece_before": ece_before[0],
-        "ece_after": expected_calibration_error(probs, calib_y),
-        "train_minutes": round((time.time() - t0) / 60, 1),
-        **{
-            name: round((probs_of(shipped, x).argmax(1) == y).float().mean().item(), 4)
-            for name, (x, y) in sets.items()
-        },
-    }
-    with open(out / "log.jsonl", "a") as f:
-        f.write(json.dumps({"final": final}) + "\n")
-    (out / "metrics.json").write_text(json.dumps(final, indent=2))
-    export_onnx(shipped, Path(args.export), shape=(1, 3, READER_H, READER_W))
-    print(json.dumps(final, indent=2))
+    calib = fixed_set(1200, args.seed + 3, args.fixed_share)
+    calibrate_and_export([net], calib, sets, t0, out, Path(args.export), (READER_H, READER_W))
     return 0
 
 
