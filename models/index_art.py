@@ -4,7 +4,8 @@ The index reader (`vision/indices.py`) reads only the small numeral or letter ma
 print in a top corner. To teach it that and nothing else, every training face gets an index
 drawn at random, whatever the face shows (a 6 of bamboo with a 9 in its corner, a wind with
 none), so the pattern cannot tell the label; fixed-art faces, which print no index, come as
-"none".
+"none". Flowers and seasons get a random numeral in their own label layout (or none), beside
+their name (Chinese or English): the reader learns that a flower's word is not a letter.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import numpy as np
 
 from datasets.faces.procedural import draw_face
 from datasets.faces.procedural.layout import CHINESE_NUMERALS
-from scoring.tiles import FACES, FLOWERS
+from scoring.tiles import FACES
 from vision.indices import DIGITS, INDEX_SYMBOLS, LETTERS
 
-PATTERN_CODES = [code for code in FACES if code not in FLOWERS]  # flowers print their own
+INDEX_CODES = FACES  # the 34 suit and honour faces and the eight flowers and seasons
 
 # Label shares; the reader's calibrated output over them is its prior (INDEX_PRIOR).
 NONE_SHARE, DIGIT_SHARE = 0.3, 0.5
@@ -44,9 +45,8 @@ def index_text(label: int, rng: np.random.Generator) -> str | None:
 
 
 def index_face(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A procedural face of a random suit or honour code with a random index, and the
-    index's label."""
-    code = PATTERN_CODES[int(rng.integers(len(PATTERN_CODES)))]
+    """A procedural face of a random code with a random index, and the index's label."""
+    code = INDEX_CODES[int(rng.integers(len(INDEX_CODES)))]
     label = index_label(rng)
     ink = str(rng.choice(INK_ROLES, p=INK_SHARES))
     return draw_face(code, rng, index_text(label, rng), ink), label

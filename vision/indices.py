@@ -65,9 +65,13 @@ _SYMBOL_OF_CLASS = np.array(
     [INDEX_SYMBOLS.index(s) if (s := code_symbol(c)) else 0 for c in CLASSES]
 )
 _HAS_SYMBOL = np.array([code_symbol(c) is not None for c in CLASSES])
-# The codes the index weighs among: the flowers are the flower reader's (`vision.flowers`),
-# and whether a face is a flower or the back is the classifier's.
-_JOINED = np.array([c in PLAYING for c in CLASSES])
+# The codes the index weighs among, each block within its own mass: whether a face is a
+# flower, a suit or honour tile or the back stays the classifier's.
+_PLAYING = np.array([c in PLAYING for c in CLASSES])
+_FLOWERS = np.array([c in FLOWERS for c in CLASSES])
+# Whether the reading re-splits the flowers too (the flower reader's split, `vision.flowers`):
+# a reader trained on flower faces with random numerals reads their 1-4.
+JOIN_FLOWERS = False
 
 
 def likelihoods(
@@ -101,12 +105,13 @@ def join_photo(
     weight: float = INDEX_WEIGHT,
     pseudo: float = 1.0,
     misread: float = MISREAD,
+    flowers: bool = JOIN_FLOWERS,
 ) -> FloatArray:
     """`join` for all the faces of one photo, each group's printed share its own
     (`printed_shares`): a set prints indices on its characters and not on its dots, say."""
     shares = printed_shares(probs, reader, pseudo)
     printed = np.where(_GROUP_OF_CLASS >= 0, shares[np.maximum(_GROUP_OF_CLASS, 0)], PRINTED)
-    return join(probs, reader, printed, weight, misread)
+    return join(probs, reader, printed, weight, misread, flowers)
 
 
 def join(
@@ -115,16 +120,18 @@ def join(
     printed: float | FloatArray = PRINTED,
     weight: float = INDEX_WEIGHT,
     misread: float = MISREAD,
+    flowers: bool = JOIN_FLOWERS,
 ) -> FloatArray:
-    """`probs` (n, 43) with each row's mass on the 34 suit and honour codes split anew in
-    proportion to probs times the index's likelihoods raised to `weight`; the mass itself,
-    the flowers and the back are left as they were."""
-    playing = probs[:, _JOINED]
-    mass = playing.sum(axis=1, keepdims=True)
-    lik = likelihoods(reader, printed, misread)[:, _JOINED]
-    split = playing * np.power(np.maximum(lik, 1e-12), weight)
+    """`probs` (n, 43) with each row's mass on the 34 suit and honour codes (and, with
+    `flowers`, on the eight flowers) split anew in proportion to probs times the index's
+    likelihoods raised to `weight`; each block's mass and the back are left as they were."""
+    lik = np.power(np.maximum(likelihoods(reader, printed, misread), 1e-12), weight)
     out = probs.copy()
-    out[:, _JOINED] = mass * split / np.maximum(split.sum(axis=1, keepdims=True), 1e-30)
+    for block in (_PLAYING, _FLOWERS) if flowers else (_PLAYING,):
+        part = probs[:, block]
+        split = part * lik[:, block]
+        mass = part.sum(axis=1, keepdims=True)
+        out[:, block] = mass * split / np.maximum(split.sum(axis=1, keepdims=True), 1e-30)
     return np.asarray(out, dtype=np.float32)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.faces.procedural.canvas import Canvas
-from models.index_art import PATTERN_CODES, index_face, index_label, index_text
+from models.index_art import INDEX_CODES, index_face, index_label, index_text
 from scoring.tiles import FLOWERS
 from tests.datasets.test_faces import _source
 from vision.indices import INDEX_SYMBOLS
@@ -22,8 +22,15 @@ def test_labels_follow_the_shares_and_name_the_text() -> None:
     assert index_text(0, rng) is None
 
 
-def test_flowers_are_left_out_as_they_print_numerals_of_their_own() -> None:
-    assert not set(PATTERN_CODES) & set(FLOWERS) and len(PATTERN_CODES) == 34
+def test_every_face_takes_an_index_flowers_in_their_numeral() -> None:
+    from datasets.faces.procedural import draw_face
+
+    assert set(FLOWERS) < set(INDEX_CODES) and len(INDEX_CODES) == 42
+    for seed in range(6):  # the title layout prints no numeral of its own: a forced one shows
+        blank = draw_face("6h", np.random.default_rng(seed), None)
+        marked = draw_face("6h", np.random.default_rng(seed), "3")
+        differs = np.abs(blank.astype(int) - marked.astype(int)).max(axis=2) > 40
+        assert 0 < differs.mean() < 0.1
 
 
 def test_a_forced_index_changes_only_the_corner_of_the_same_design() -> None:

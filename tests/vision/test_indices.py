@@ -85,6 +85,22 @@ def test_a_set_that_prints_indices_makes_a_blank_corner_count_against_its_suit()
     assert CLASSES[int(join(probs, reader)[-1].argmax())] == "9s"  # one share for all: no
 
 
+def test_flowers_joined_move_among_the_flowers_only() -> None:
+    """KDE default's plum (a 1 in its corner) read as the bamboo flower (4h): a read 1
+    makes it the plum or the spring; the flowers' mass stays theirs, and without the
+    flower block the split is left alone."""
+    probs = one_hot_ish("4h", 0.6)
+    probs[CLASSES.index("1h")] += 0.25
+    probs[CLASSES.index("1s")] += 0.1
+    probs = (probs / probs.sum())[None]
+    look = reading("1", 0.95)[None]
+    joined = join(probs, look, flowers=True)
+    assert CLASSES[int(joined.argmax())] == "1h"
+    flower = [CLASSES.index(c) for c in FLOWERS]
+    np.testing.assert_allclose(joined[0, flower].sum(), probs[0, flower].sum(), rtol=1e-5)
+    np.testing.assert_allclose(join(probs, look, flowers=False)[:, flower], probs[:, flower])
+
+
 def test_likelihoods_are_positive_and_the_back_reads_only_the_blank() -> None:
     lik = likelihoods(np.stack([reading("none", 0.9), reading("E", 0.9)]))
     assert (lik > 0).all()

@@ -66,6 +66,7 @@ def draw_face(
     canvas = Canvas(style.background)
     suit = code[-1] if code[0].isdigit() else ""
     rank = int(code[0]) if suit else 0
+    forced = index
     if index is ...:
         index = None
         if suit in ("m", "p", "s"):
@@ -82,7 +83,9 @@ def draw_face(
     elif suit == "m":
         draw_character(canvas, style, box, rank, rng)
     elif suit == "h":
-        draw_bonus(canvas, style, content_box(canvas, style, has_index=False), rank, rng)
+        # A flower prints its numeral in its own label layout, not as a corner index.
+        draw_bonus(canvas, style, content_box(canvas, style, has_index=False), rank, rng, forced)
+        index = None
     elif code == "C":
         draw_red_dragon(canvas, style, box, rng)
     elif code == "F":

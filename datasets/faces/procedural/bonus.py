@@ -3,6 +3,8 @@ the tile's name, the cues that carry across sets (the painting itself differs pe
 
 from __future__ import annotations
 
+from types import EllipsisType
+
 import numpy as np
 
 from datasets.faces.procedural.canvas import RGB, Canvas
@@ -39,16 +41,23 @@ LAYOUT_WEIGHTS = (0.7, 0.07, 0.11, 0.12)
 
 
 def draw_bonus(
-    canvas: Canvas, style: Style, box: Box, number: int, rng: np.random.Generator
+    canvas: Canvas,
+    style: Style,
+    box: Box,
+    number: int,
+    rng: np.random.Generator,
+    numeral: str | EllipsisType | None = ...,
 ) -> None:
-    """`number` 1-8: 1-4 flowers, 5-8 seasons; the printed numeral is 1-4 for both."""
+    """`number` 1-8: 1-4 flowers, 5-8 seasons; the printed numeral is 1-4 for both. `numeral`
+    forces the numeral's text (or None for none) whatever the design prints; by default (...)
+    the design decides."""
     rank = (number - 1) % 4 + 1
     is_season = number > 4
     # One ink per group in a set: flowers and seasons print in different colours, which one
     # in which differs between sets.
     group_roles = [str(r) for r in rng.permutation(["r", "b", "k"])]
     role = group_roles[int(is_season)]
-    numeral = str(rank) if rng.random() < 0.7 else CHINESE_NUMERALS[rank - 1]
+    printed = str(rank) if rng.random() < 0.7 else CHINESE_NUMERALS[rank - 1]
     name_kind = str(rng.choice(["name", "rebus", "none", "english"], p=[0.72, 0.1, 0.08, 0.1]))
     name = NAMES[number - 1] if name_kind == "name" else REBUS[int(rng.integers(len(REBUS)))]
     short = rng.random() < 0.4  # drawn for every tile, as below: a set stays one set
@@ -59,6 +68,12 @@ def draw_bonus(
         name = "兰"  # simplified, as mainland sets print it
     layout = str(rng.choice(LAYOUTS, p=LAYOUT_WEIGHTS)) if name_kind != "none" else "corners"
     num_box, name_box, label_h = _label_boxes(box, layout, rng)
+    if numeral is ...:
+        numeral = printed
+    elif numeral is None:
+        num_box = None
+    elif num_box is None:  # a title printed without one: the forced numeral takes a corner
+        num_box = sub_box(box, 0.0, 0.0, 0.2, label_h * 0.55)
     overlap = float(rng.uniform(0.5, 1.0)) if layout != "title" else 1.0  # a title stays clear
     picture = sub_box(box, 0.0, label_h * overlap, 1.0, 1.0)
     if name_kind == "english":  # a word needs the face's width: across the bottom or the top
@@ -87,7 +102,7 @@ def draw_bonus(
         slant = 0.0
     draw_painting(canvas, style, picture, kind, rng)  # first, so the labels print over it
 
-    if num_box is not None:
+    if num_box is not None and numeral is not None:
         _numeral(canvas, style, num_box, numeral, style.colour(role), heavy, ringed)
     if name_kind != "none":
         # one wobble per set (seeded), so a set's eight names are brushed alike
