@@ -266,10 +266,12 @@ def augment(
     warp_share: float = 0.0,
     size: tuple[int, int] = (INPUT_W, INPUT_H),
     restyle_share: float = 0.0,
+    lowres_share: float = 0.0,
 ) -> np.ndarray:
     """One training crop (RGB uint8, `size` (w, h), by default the classifier's) from one
     clean upright RGB face; `warp_share` of the faces first drawn by another hand
-    (`art_warp`), `restyle_share` printed in another style (`ink_restyle`)."""
+    (`art_warp`), `restyle_share` printed in another style (`ink_restyle`), `lowres_share`
+    seen as a small tile is (`low_resolution`)."""
     if warp_share and rng.random() < warp_share:
         face = art_warp(face, rng)
     if restyle_share and rng.random() < restyle_share:
@@ -288,4 +290,22 @@ def augment(
     if rng.random() < 0.5:  # corners may come upside down: the classifier must not care
         quad = np.roll(quad, 2, axis=0)
     crop = rectify(canvas, quad, size)
+    if lowres_share and rng.random() < lowres_share:
+        crop = low_resolution(crop, rng)
     return photometric(crop, rng)
+
+
+# Face widths in pixels of a tile in a working photo: a hand of 14 to 18 tiles across a
+# 1024 px photo gives faces of 40-60 px, a small mark in the corner a few pixels.
+LOWRES_WIDTHS = (24.0, 64.0)
+
+
+def low_resolution(crop: np.ndarray, rng: Rng) -> np.ndarray:
+    """`crop` as it comes out when cut from a face a few dozen pixels wide and stretched to
+    the network's size: the index reader reads real flowers' small numerals (1 as 4) worse
+    than its sharp training crops'."""
+    h, w = crop.shape[:2]
+    small_w = float(rng.uniform(*LOWRES_WIDTHS))
+    small = (max(8, round(small_w)), max(8, round(small_w * h / w)))
+    down = cv2.resize(crop, small, interpolation=cv2.INTER_AREA)
+    return cv2.resize(down, (w, h), interpolation=cv2.INTER_LINEAR)

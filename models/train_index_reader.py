@@ -78,8 +78,9 @@ class IndexFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
     """Endless batches of augmented index-reader crops; a share `fixed_share` of fixed-art
     faces labelled none."""
 
-    def __init__(self, batch: int, seed: int, fixed_share: float) -> None:
+    def __init__(self, batch: int, seed: int, fixed_share: float, lowres_share: float) -> None:
         self.batch, self.seed, self.fixed_share = batch, seed, fixed_share
+        self.lowres_share = lowres_share
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
         info = torch.utils.data.get_worker_info()
@@ -90,7 +91,9 @@ class IndexFaces(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
             crops, labels = [], []
             for _ in range(self.batch):
                 face, label = draw(rng, fixed, self.fixed_share)
-                crops.append(augment(face, rng, warp_share=0.2, size=SIZE))
+                crops.append(
+                    augment(face, rng, warp_share=0.2, size=SIZE, lowres_share=self.lowres_share)
+                )
                 labels.append(label)
             yield to_tensor(crops), torch.tensor(labels)
 
@@ -146,6 +149,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--fixed-share", type=float, default=0.1, help="fixed-art faces, as none")
     p.add_argument("--randconv-share", type=float, default=0.2)
+    p.add_argument("--lowres-share", type=float, default=0.0, help="crops seen as a small tile is")
     add_run_args(p, batch=64, lr=2e-3)
     p.add_argument("--resume", default=None, help="reader checkpoint to train on from")
     p.add_argument("--export-only", action="store_true", help="calibrate + export --init's net")
@@ -173,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.resume
             else start_net(args.init, args.width, classes)
         )
-        data = IndexFaces(args.batch, args.seed, args.fixed_share)
+        data = IndexFaces(args.batch, args.seed, args.fixed_share, args.lowres_share)
         loader = DataLoader(
             data,
             batch_size=None,

@@ -54,3 +54,22 @@ def test_ink_restyle_changes_only_the_ink_and_keeps_some_of_it() -> None:
         assert 0.05 < kept < 0.95  # a style, not the same print nor an empty face
     blank = np.full((160, 120, 3), 235, np.uint8)
     assert (ink_restyle(blank, np.random.default_rng(0)) == blank).all()
+
+
+def test_a_small_tile_keeps_the_crop_size_and_loses_the_fine_strokes() -> None:
+    from models.tile_augment import low_resolution
+
+    crop = np.full((128, 96, 3), 240, np.uint8)
+    crop[10:24:2, 8:20] = 20  # a small mark of one-pixel lines, as a corner numeral's strokes
+    for seed in range(10):
+        small = low_resolution(crop, np.random.default_rng(seed))
+        assert small.shape == crop.shape and small.dtype == np.uint8
+        mark = small[10:24, 8:20].astype(int)
+        assert (
+            np.abs(np.diff(mark, axis=0)).mean()
+            < 0.5 * np.abs(np.diff(crop[10:24, 8:20].astype(int), axis=0)).mean()
+        )
+    assert np.array_equal(
+        augment(crop, np.random.default_rng(7)),
+        augment(crop, np.random.default_rng(7), lowres_share=0.0),
+    )
