@@ -24,8 +24,10 @@ import onnxruntime as ort
 from scoring.tiles import CLASSES
 from vision import indices
 from vision.flowers import READER_H, READER_W, FlowerReader, candidates, join
+from vision.geometry import face_sides
 from vision.load import Photo
 from vision.looks import describe
+from vision.sideways import sideways_flags
 from vision.types import FloatArray, Tiles
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"
@@ -46,6 +48,15 @@ FACE_MARGIN = 1.1
 # 69.0 %.
 SURE_FIRST_LOOK = 0.9
 SECOND_LOOK_MARGINS = (1.0, 1.2)
+# A face-up face read under QUARTER_LOOK_UNSURE whose quad is QUARTER_LOOK_WIDER times as
+# wide as tall (a face is 3 wide to 4 tall: such corners are a quarter off) is read again a
+# quarter turn round, and taken so when that reading is QUARTER_LOOK_SURE and gains
+# QUARTER_LOOK_GAIN over the first: a claimed tile the detector took as upright reads
+# unsure through upright corners, and then its chow passes as concealed tiles.
+QUARTER_LOOK_UNSURE = 0.7
+QUARTER_LOOK_WIDER = 1.05
+QUARTER_LOOK_SURE = 0.99
+QUARTER_LOOK_GAIN = 0.3
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
 
 
@@ -259,6 +270,13 @@ class Classifier:
             again = self._read(photo, corners[unsure], SECOND_LOOK_MARGINS)
             looks = [probs[unsure], *np.split(again, len(SECOND_LOOK_MARGINS))]
             probs[unsure] = np.mean(looks, axis=0)
+        corners, probs, turned = self._quarter_look(photo, tiles, corners, probs)
+        if turned.any():
+            tiles = replace(
+                tiles,
+                corners=corners * np.float32(photo.scale),
+                sideways=sideways_flags(corners, tiles.xyxy / np.float32(photo.scale), photo.image),
+            )
         quads = widen(corners, FACE_MARGIN)
         probs = self._reread_flowers(
             probs,
@@ -269,6 +287,32 @@ class Classifier:
             probs, lambda i: rectify(photo.image, quads[i], (indices.READER_W, indices.READER_H))
         )
         return replace(tiles, probs=probs, looks=describe(photo.image, corners))
+
+    def _quarter_look(
+        self, photo: Photo, tiles: Tiles, corners: FloatArray, probs: FloatArray
+    ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+        """Corners and readings with the unsure face-up faces read a quarter turn round where
+        that reading is sure and the quad is wider than tall as its corners run: the detector
+        set those corners a quarter off (a claimed tile taken as upright, or an upright face
+        whose corners start at the wrong one). Returns (corners, probs, turned)."""
+        turned = np.zeros(len(corners), dtype=bool)
+        sides = face_sides(corners)
+        wide = sides[:, 0] >= QUARTER_LOOK_WIDER * sides[:, 1]
+        unsure = probs.max(axis=1) < QUARTER_LOOK_UNSURE
+        rows = np.nonzero(unsure & wide & ~np.asarray(tiles.face_down, dtype=bool))[0]
+        if len(rows) == 0:
+            return corners, probs, turned
+        quarter = np.roll(corners[rows], 1, axis=1)
+        again = self._read(photo, quarter, (FACE_MARGIN,))
+        best, before = again.max(axis=1), probs[rows].max(axis=1)
+        take = (best >= QUARTER_LOOK_SURE) & (best >= before + QUARTER_LOOK_GAIN)
+        if not take.any():
+            return corners, probs, turned
+        corners, probs = corners.copy(), probs.copy()
+        chosen = rows[take]
+        corners[chosen], probs[chosen] = quarter[take], again[take]
+        turned[chosen] = True
+        return corners, probs, turned
 
     def _read(self, photo: Photo, corners: FloatArray, margins: Sequence[float]) -> FloatArray:
         """Readings of the faces through their quads widened by each margin in turn, in one

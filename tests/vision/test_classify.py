@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -14,12 +15,14 @@ import pytest
 from scoring.tiles import BACK, CLASSES, FLOWERS
 from vision.classify import (
     MODEL_PATH,
+    QUARTER_LOOK_UNSURE,
     SECOND_LOOK_MARGINS,
     SURE_FIRST_LOOK,
     Classifier,
     rectify,
     widen,
 )
+from vision.geometry import face_sides
 from vision.load import Photo
 from vision.types import Tiles
 
@@ -183,3 +186,42 @@ def test_cli_classify(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "not an image" in done.stderr
+
+
+def test_faces_with_corners_a_quarter_off_are_read_turned(classifier: Classifier) -> None:
+    """Corners a quarter turn off their face (a claimed tile the detector took as upright)
+    make a quad wider than tall; an unsure face there is read again a quarter round and,
+    read sure that way, takes the turned corners. Each face turned back reads its code."""
+    photo, tiles, codes = scene_tiles("scene_declared_win.jpg")
+    off = replace(tiles, corners=np.roll(tiles.corners, -1, axis=1))
+    first = classifier.classify_crops([rectify(photo.image, q) for q in widen(off.corners)])
+    named = classifier.classify(photo, off)
+    sides = face_sides(named.corners)
+    turned = sides[:, 0] < sides[:, 1]
+    assert turned.sum() >= 5
+    assert all(first[turned].max(axis=1) < QUARTER_LOOK_UNSURE)
+    assert [c for c, t in zip(named.codes, turned, strict=True) if t] == [
+        c for c, t in zip(codes, turned, strict=True) if t
+    ]
+    np.testing.assert_array_equal(named.corners[~turned], off.corners[~turned])
+
+
+def test_a_chow_whose_claimed_tile_was_taken_as_upright_stays_a_chow() -> None:
+    """A rendered win (training-source faces, `benchmarks/recognize.py render --n 400
+    --sources procedural fluffystuff unicode --seed 79`, photo 93, saved at JPEG quality 70):
+    the detector set the claimed 2m's corners upright; read unsure that way, the 2m 3m 4m
+    chow passed as concealed tiles in a wrong legal hand, unflagged. Read a quarter round,
+    the tile is sure, crosswise, and the chow is exposed."""
+    from vision.pipeline import Recognizer
+
+    result = Recognizer().recognize(DATA / "claimed_tile_taken_upright.jpg").to_json()
+    hand = result["hand"]
+    assert hand is not None
+    melds = sorted((m["type"], m["tiles"][0], m.get("claimed_tile")) for m in hand["melds"])
+    assert melds == [
+        ("chow", "2m", "2m"),
+        ("chow", "2p", "2p"),
+        ("chow", "2s", "2s"),
+        ("pung", "4s", None),
+    ]
+    assert hand["concealed"] == ["7s"] and hand["winning_tile"] == "7s"
