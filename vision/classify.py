@@ -48,13 +48,14 @@ FACE_MARGIN = 1.1
 # 69.0 %.
 SURE_FIRST_LOOK = 0.9
 SECOND_LOOK_MARGINS = (1.0, 1.2)
-# A face-up face read under QUARTER_LOOK_UNSURE whose quad is QUARTER_LOOK_WIDER times as
-# wide as tall (a face is 3 wide to 4 tall: such corners are a quarter off) is read again a
-# quarter turn round, and taken so when that reading is QUARTER_LOOK_SURE and gains
+# A face-up face read under QUARTER_LOOK_UNSURE whose quad is at least QUARTER_LOOK_WIDER
+# times as wide as tall (a face is 3 wide to 4 tall: such corners are a quarter off) is read
+# again a quarter turn round, and taken so when that reading is QUARTER_LOOK_SURE and gains
 # QUARTER_LOOK_GAIN over the first: a claimed tile the detector took as upright reads
-# unsure through upright corners, and then its chow passes as concealed tiles.
+# unsure through upright corners, and then its chow passes as concealed tiles. Without the
+# width gate, or with it at 0.9, upright faces rightly cornered were turned (real faces).
 QUARTER_LOOK_UNSURE = 0.7
-QUARTER_LOOK_WIDER = 1.05
+QUARTER_LOOK_WIDER = 1.0
 QUARTER_LOOK_SURE = 0.99
 QUARTER_LOOK_GAIN = 0.3
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
