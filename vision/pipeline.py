@@ -63,6 +63,8 @@ UNFAMILIAR_SET_TILES = 3
 # back the rest, the hand short by them; the true backs that a split concealed kong left
 # alone read P at 0.00 (real-face photo 14, held-out KDE photo 170, seen when choosing it).
 BLANK_FACE_READING = 0.05
+# A concealed kong's two shown faces read as two different tiles this surely are no kong's.
+SURE_SHOWN_FACE = 0.9
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
@@ -343,7 +345,33 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     if 0 < short == int(lone_backs.sum()) <= 3 and (maybe_white == lone_backs).all():
         read_as_face |= lone_backs  # the hand lacks just these: blank white dragons
     turned: npt.NDArray[np.bool_] = lone_backs & read_as_face
+    if short == 1:
+        for kong in _kongs_of_two_faces(tiles, found):
+            turned[kong] = True
     return turned
+
+
+def _kongs_of_two_faces(tiles: Tiles, found: Layout) -> list[list[int]]:
+    """The face-down tiles of each concealed kong whose two shown faces read as two
+    different tiles, each at least SURE_SHOWN_FACE, its backs each at least
+    BLANK_FACE_READING a white dragon: no kong, but a pair of blank white dragons between two
+    concealed tiles (training-source photos 267 and 387, a dark set: 8s P P 6p read as a
+    concealed kong and the hand one short)."""
+    down = np.asarray(tiles.face_down, dtype=bool)
+    codes = tiles.codes
+    kongs = []
+    for group in found.of_role("concealed_kong"):
+        members = list(group.tiles)
+        shown = [t for t in members if not down[t]]
+        backs = [t for t in members if down[t]]
+        if (
+            len(shown) == 2
+            and codes[shown[0]] != codes[shown[1]]
+            and (tiles.probs[shown].max(axis=1) >= SURE_SHOWN_FACE).all()
+            and (tiles.probs[backs, CLASSES.index("P")] >= BLANK_FACE_READING).all()
+        ):
+            kongs.append(backs)
+    return kongs
 
 
 def backs_taken_for_blank_faces(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:

@@ -337,6 +337,45 @@ def test_a_back_read_a_little_as_a_white_dragon_stays_down_when_the_hand_is_whol
     assert result.to_json()["tiles"][len(ann)]["face_down"] is True
 
 
+KNITTED_WITH_BLANK_PAIR: dict[str, Any] = {
+    "melds": [{"type": "chow", "tiles": ["2s", "3s", "4s"], "claimed_from": "left"}],
+    "concealed": ["1m", "4m", "7m", "3p", "8s", "P", "P", "9p", "2s", "5s"],
+    "winning_tile": "6p",
+    "flowers": [],
+}
+
+
+def _blank_pair_flagged_face_down(reading: dict[str, float]) -> tuple[Tiles, list[int]]:
+    """KNITTED_WITH_BLANK_PAIR laid out, its two white dragons flagged face down and read so:
+    8s P P 9p looks like a concealed kong with its middle tiles face down."""
+    ann = lay_out_hand(KNITTED_WITH_BLANK_PAIR)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    pair = [i for i, a in enumerate(ann) if a["code"] == "P"]
+    for i in pair:
+        tiles.face_down[i] = True
+        read_as(tiles, i, reading)
+    return tiles, pair
+
+
+def test_a_concealed_kong_showing_two_different_faces_is_a_pair_of_blank_dragons() -> None:
+    """Training-source photos 267 and 387, a dark set: two blank white dragons flagged face
+    down (read back 0.84, P 0.16) between two concealed tiles read as a concealed kong of
+    8s ... 6p, the hand one short."""
+    tiles, pair = _blank_pair_flagged_face_down({"back": 0.84, "P": 0.16})
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert result.decoded.hand["concealed"].count("P") == 2
+    assert [result.to_json()["tiles"][i]["face_down"] for i in pair] == [False, False]
+
+
+def test_true_backs_between_two_different_faces_stay_face_down() -> None:
+    """Backs that read P at 0.00 are backs, whatever the faces beside them."""
+    tiles, pair = _blank_pair_flagged_face_down({"back": 0.999, "P": 0.001})
+    result = interpret(tiles)
+    assert [result.to_json()["tiles"][i]["face_down"] for i in pair] == [True, True]
+    assert result.review
+
+
 PALE_BACKS: dict[str, Any] = {
     "melds": [{"type": "kong", "tiles": ["1m"] * 4, "concealed": True}],
     "concealed": ["7m", "8m", "9m", "7p", "8p", "9p", "4s", "6s", "F", "F"],
