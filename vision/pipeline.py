@@ -327,7 +327,9 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     took (most of them true backs of a kong the layout split); read again, 5 came out right
     (hands right 41.2 -> 42.0 %); the real-face wins, whose white dragon is framed, did not
     change. Also one to three such tiles read as backs, but at least BLANK_FACE_READING as
-    a white dragon, when the hand lacks exactly them (a dark set's blank white dragons).
+    a white dragon, when the hand lacks exactly them (a dark set's blank white dragons), or
+    when, turned face up, they bring the hand to 14; and the backs of a concealed kong that
+    shows two different faces, when the hand is one short (`_kongs_of_two_faces`).
     """
     hand_rows = {g.row for g in found.groups if g.role != "stray"}
     lone = np.zeros(len(tiles), dtype=bool)
@@ -345,6 +347,13 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     if 0 < short == int(lone_backs.sum()) <= 3 and (maybe_white == lone_backs).all():
         read_as_face |= lone_backs  # the hand lacks just these: blank white dragons
     turned: npt.NDArray[np.bool_] = lone_backs & read_as_face
+    if not turned.any() and short > 0 and maybe_white.any():
+        # Fewer backs than missing tiles, or more: turned, they may join a meld beside them
+        # (training-source photo 264: a claimed pung of blank white dragons, its sideways
+        # one read as a back, the other flagged face down, the hand two short).
+        trial = replace(tiles, face_down=tiles.face_down & ~maybe_white)
+        if _counted(layout(trial)) == HAND_TILES:
+            turned = maybe_white
     if short == 1:
         for kong in _kongs_of_two_faces(tiles, found):
             turned[kong] = True

@@ -337,6 +337,37 @@ def test_a_back_read_a_little_as_a_white_dragon_stays_down_when_the_hand_is_whol
     assert result.to_json()["tiles"][len(ann)]["face_down"] is True
 
 
+CLAIMED_BLANK_PUNG: dict[str, Any] = {
+    "melds": [
+        {"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "left"},
+        {"type": "pung", "tiles": ["P", "P", "P"], "claimed_from": "opposite"},
+        {"type": "pung", "tiles": ["2m", "2m", "2m"], "claimed_from": "right"},
+    ],
+    "concealed": ["5p", "7p", "F", "F"],
+    "winning_tile": "6p",
+    "flowers": [],
+}
+
+
+def test_a_claimed_pung_of_blank_dragons_half_read_as_backs_is_a_pung() -> None:
+    """Training-source photo 264, a dark set: of a claimed pung of blank white dragons the
+    sideways one read as a back (0.90) and the next flagged face down (back 0.56, P 0.44),
+    the hand two short with one lone back: turned face up, the three make the pung."""
+    ann = lay_out_hand(CLAIMED_BLANK_PUNG)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    dragons = [i for i, a in enumerate(ann) if a["code"] == "P"]
+    claimed = next(i for i in dragons if ann[i]["sideways"])
+    down = next(i for i in dragons if i != claimed)
+    read_as(tiles, claimed, {"back": 0.9, "P": 0.1})
+    tiles.face_down[down] = True
+    read_as(tiles, down, {"back": 0.56, "P": 0.44})
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert {"type": "pung", "tiles": ["P", "P", "P"], "claimed_from": "opposite"} in [
+        {k: m[k] for k in ("type", "tiles", "claimed_from")} for m in result.decoded.hand["melds"]
+    ]
+
+
 KNITTED_WITH_BLANK_PAIR: dict[str, Any] = {
     "melds": [{"type": "chow", "tiles": ["2s", "3s", "4s"], "claimed_from": "left"}],
     "concealed": ["1m", "4m", "7m", "3p", "8s", "P", "P", "9p", "2s", "5s"],
