@@ -63,7 +63,8 @@ UNFAMILIAR_SET_TILES = 3
 # back the rest, the hand short by them; the true backs that a split concealed kong left
 # alone read P at 0.00 (real-face photo 14, held-out KDE photo 170, seen when choosing it).
 BLANK_FACE_READING = 0.05
-# A concealed kong's two shown faces read as two different tiles this surely are no kong's.
+# The two shown faces of a concealed kong, read as two different tiles each this surely,
+# are no kong's (`_kongs_of_two_faces`).
 SURE_SHOWN_FACE = 0.9
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 MELD_WITHOUT_CROSSWISE_TILE = (
