@@ -40,6 +40,11 @@ REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
 # real-face wins: the 39 tiles that raised the doubt were discards, false detections or a
 # wrong hand's meld tiles, 1.3-13.6 widths off, 34 of them over 2.5).
 FLOWER_LEFT_OUT_REACH = 2.5
+# A tile surely a flower left out alone may be another player's, but this many beside the
+# hand are its flowers, left out by their row (laid askew, or a misread one among them
+# taking the hand past 14: real-face photo 123 of bench_real_s6, six flowers and one read
+# as C, passed unflagged with none). One flagged two right hands on the sets measured.
+SURE_FLOWERS_LEFT_OUT = 2
 # Detector confidence under which a tile apart from the hand is not reported. The detector
 # keeps peaks down to 0.3 so that no hand tile is lost, but apart from the hand a faint peak
 # is more often a prop, a shadow or the table's texture than a tile: on photos of the
@@ -487,7 +492,11 @@ def review_reasons(
         strays = [t for g in found.of_role("stray") for t in g.tiles]
         mass = tiles.probs[strays, FLOWER_SLICE].sum(axis=1)
         low, high = REVIEW_FLOWER_LEFT_OUT
-        doubtful = (mass >= low) & (mass < high) & _beside_the_hand(found, tiles, strays)
+        beside = _beside_the_hand(found, tiles, strays)
+        doubtful = (mass >= low) & (mass < high) & beside
+        sure = int(((mass >= high) & beside).sum())
+        if sure >= SURE_FLOWERS_LEFT_OUT:
+            reasons.append("flowers beside the hand were left out")
         if doubtful.any():
             reasons.append(
                 counted(

@@ -337,6 +337,33 @@ def test_a_back_read_a_little_as_a_white_dragon_stays_down_when_the_hand_is_whol
     assert result.to_json()["tiles"][len(ann)]["face_down"] is True
 
 
+@pytest.mark.parametrize("flowers", [["7h"], ["1h", "2h", "7h"]])
+def test_flowers_beside_the_hand_left_out_by_their_row_are_flagged(flowers: list[str]) -> None:
+    """Real-face photo 123 of bench_real_s6: the hand's flowers, their row left out whole,
+    passed unflagged as a hand with none. Laid askew (30 degrees) beside the hand, two or
+    more sure flowers left out flag the photo; one alone may be another player's."""
+    hand = {
+        "melds": [{"type": "pung", "tiles": ["N"] * 3, "claimed_from": "left"}],
+        "concealed": ["2m", "2m", "2s", "3s", "4s", "E", "E", "5p", "6p", "7p"],
+        "winning_tile": "E",
+        "flowers": flowers,
+    }
+    ann = lay_out_hand(hand)
+    turn = np.radians(30.0)
+    spin = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    for a in ann:
+        if a["role"] == "flower":
+            quad = np.array(a["corners"])
+            quad = (quad - quad.mean(axis=0)) @ spin.T + quad.mean(axis=0)
+            low, high = quad.min(axis=0), quad.max(axis=0)
+            a["corners"], a["bbox"] = quad.tolist(), [*low, *(high - low)]
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    result = interpret(tiles)
+    assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
+    flagged = "flowers beside the hand were left out" in result.review_reasons
+    assert flagged == (len(flowers) >= 2)
+
+
 CLAIMED_BLANK_PUNG: dict[str, Any] = {
     "melds": [
         {"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "left"},
