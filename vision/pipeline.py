@@ -252,9 +252,13 @@ def interpret(
     backs = backs_taken_for_blank_faces(tiles, found)
     if backs.any():
         # Read again with them face down: the hand has a tile too many, and a kong's two
-        # face-down ends were read as blank white dragons.
-        tiles = replace(tiles, face_down=tiles.face_down | backs)
-        found = layout(tiles)
+        # face-down ends were read as blank white dragons. Kept only if the hand then
+        # counts 14: a whole hand's P a a P is no kong (real-face photo 145: 9m P 9m 9m P,
+        # the hand at 14, read as a kong of 9m and then one short).
+        turned = replace(tiles, face_down=tiles.face_down | backs)
+        again = layout(turned)
+        if _counted(again) == HAND_TILES:
+            tiles, found = turned, again
     clock = _lap(timings, "layout", clock)
     decoded = decode(tiles, found, checked)
     clock = _lap(timings, "decode", clock)

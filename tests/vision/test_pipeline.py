@@ -395,6 +395,29 @@ def test_a_claimed_pung_of_blank_dragons_half_read_as_backs_is_a_pung() -> None:
     ]
 
 
+def test_a_whole_hand_with_white_dragons_about_a_pair_is_no_kong_of_pale_backs() -> None:
+    """Real-face photo 145: 9m P 9m 9m P, the hand at 14 tiles, was read as a concealed kong
+    of 9m laid with pale backs at its ends, and then counted 13: no legal hand."""
+    hand = {
+        "melds": [
+            {"type": "pung", "tiles": ["C"] * 3, "claimed_from": "left"},
+            {"type": "pung", "tiles": ["F"] * 3, "claimed_from": "right"},
+            {"type": "pung", "tiles": ["9s"] * 3, "claimed_from": "right"},
+        ],
+        "concealed": ["9m", "P", "9m", "9m"],
+        "winning_tile": "P",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    for i in (i for i, a in enumerate(ann) if a["code"] == "P"):
+        read_as(tiles, i, {"P": 0.92, "back": 0.08})
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert sorted(result.decoded.hand["concealed"]) == ["9m", "9m", "9m", "P"]
+    assert result.decoded.hand["winning_tile"] == "P"
+
+
 KNITTED_WITH_BLANK_PAIR: dict[str, Any] = {
     "melds": [{"type": "chow", "tiles": ["2s", "3s", "4s"], "claimed_from": "left"}],
     "concealed": ["1m", "4m", "7m", "3p", "8s", "P", "P", "9p", "2s", "5s"],
