@@ -21,7 +21,14 @@ import numpy.typing as npt
 
 from scoring.tiles import BACK
 from vision.geometry import Frame, TileGeometry, reading_frame
-from vision.hand_rows import counted, fit_count, join_added_kong_tiles, select_hand_rows
+from vision.hand_rows import (
+    HAND_TILES,
+    counted,
+    fit_count,
+    hand_count,
+    join_added_kong_tiles,
+    select_hand_rows,
+)
 from vision.reading import evidence_each_way
 from vision.segment import (
     TURNED,
@@ -146,6 +153,7 @@ def _read_in(
                 "tiles lie apart from the hand and were left out",
             )
         )
+    groups, crosswise_winner = _crosswise_winning_tile(groups, kinds, hand_rows)
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
     groups, guesses = fit_count(groups, rows, tiles, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
@@ -167,6 +175,8 @@ def _read_in(
     if doubly_turned:
         what = counted(doubly_turned, "a meld shows", "melds show")
         doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")
+    if crosswise_winner:
+        doubts.append("a lone crosswise tile taken as the winning tile: the hand was one short")
     if any(_blank_kong(g, kinds, tiles) for g in groups):
         doubts.append("a concealed kong's faces read as white dragons: they may be tile backs")
     warnings += doubts
@@ -193,6 +203,23 @@ def _read_in(
         kinds=tuple(kinds),
     )
     return found, frame
+
+
+def _crosswise_winning_tile(
+    groups: list[Group], kinds: list[str], hand_rows: set[int]
+) -> tuple[list[Group], bool]:
+    """A hand one tile short whose only misfit is one lone sideways tile on a row of its own
+    takes that tile among its concealed ones: the winning tile laid down crosswise, apart
+    (fresh real-face photo 108: a 1p flagged sideways on a row of its own, the hand 13).
+    A lone sideways tile beside the melds is left to be an added kong's tile."""
+    strays = [g for g in groups if g.role == "stray" and g.row in hand_rows]
+    if len(strays) != 1 or len(strays[0].tiles) != 1 or kinds[strays[0].tiles[0]] != "S":
+        return groups, False
+    lone = strays[0]
+    alone_in_row = not any(g.row == lone.row for g in groups if g is not lone)
+    if not alone_in_row or hand_count(groups) + 1 != HAND_TILES:
+        return groups, False
+    return [Group("concealed", g.tiles, g.row) if g is lone else g for g in groups], True
 
 
 def _choose_winning(

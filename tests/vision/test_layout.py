@@ -744,3 +744,50 @@ def test_concealed_tiles_beside_the_melds_in_the_winning_tiles_row_stay_conceale
     concealed = [ann.index(a) for a in ann if a["role"] == "concealed"]
     assert set(concealed) <= set(found.concealed)
     assert not any("crosswise tile was not seen" in w for w in found.warnings)
+
+
+def _winning_tile_crosswise_below(hand: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """`hand` laid out with its winning tile turned crosswise on a row of its own below."""
+    ann = lay_out_hand(hand)
+    won = next(i for i, a in enumerate(ann) if a["role"] == "winning")
+    tile = ann[won]
+    (x, y), (w, h) = np.array(tile["corners"]).mean(axis=0), tile["bbox"][2:]
+    quad = np.array([[-h, -w], [h, -w], [h, w], [-h, w]]) / 2 + [x, y + 1.3 * h]
+    quad = np.roll(quad, 1, axis=0)  # read a quarter turn round, as a claimed tile is
+    low, high = quad.min(axis=0), quad.max(axis=0)
+    tile.update(corners=quad.tolist(), bbox=[*low, *(high - low)], sideways=True)
+    return ann, won
+
+
+def test_a_lone_crosswise_tile_is_the_winning_tile_of_a_hand_one_short() -> None:
+    """Fresh real-face photo 108: the winning 1p, flagged sideways on a row of its own, was
+    left out as a misfit and the hand counted 13."""
+    hand = {
+        "melds": [{"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "left"}],
+        "concealed": ["2m", "3m", "4m", "8m", "8m", "8m", "1p", "N", "N", "N"],
+        "winning_tile": "1p",
+        "flowers": [],
+    }
+    ann, won = _winning_tile_crosswise_below(hand)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    assert tiles.sideways[won]
+    found = layout(tiles)
+    assert role_of_each(found, len(tiles))[won] == "winning"
+    assert found.ambiguity is not None and "crosswise tile taken as the winning" in found.ambiguity
+
+
+def test_a_lone_crosswise_tile_stays_out_of_a_whole_hand() -> None:
+    """With 14 tiles already, a lone crosswise tile is no winning tile of this hand."""
+    hand = {
+        "melds": [{"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "left"}],
+        "concealed": ["2m", "3m", "4m", "8m", "8m", "8m", "1p", "N", "N", "N"],
+        "winning_tile": "1p",
+        "flowers": [],
+    }
+    ann, won = _winning_tile_crosswise_below(hand)
+    extra = {**ann[0], "code": "9p", "role": "concealed"}
+    step = ann[1]["bbox"][0] - ann[0]["bbox"][0]
+    extra["corners"] = [[x - step, y] for x, y in ann[0]["corners"]]
+    extra["bbox"] = [ann[0]["bbox"][0] - step, *ann[0]["bbox"][1:]]
+    tiles = tiles_from_annotations([*ann, extra], np.random.default_rng(0), (40.0, 41.0))
+    assert role_of_each(layout(tiles), len(tiles))[won] == "stray"
