@@ -19,6 +19,7 @@ import numpy.typing as npt
 from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
+from vision.geometry import meld_log_likelihood
 from vision.hand_rows import HAND_TILES, counted, hand_count
 from vision.layout import Layout, layout, role_of_each, runs_along
 from vision.load import Photo, load_photo
@@ -71,6 +72,10 @@ BLANK_FACE_READING = 0.05
 # The two shown faces of a concealed kong, read as two different tiles each this surely,
 # are no kong's (`_kongs_of_two_faces`).
 SURE_SHOWN_FACE = 0.9
+# A claimed meld whose tiles' readings make a chow or pung less likely than this is tried
+# without its crosswise flags when no legal hand is read (`_false_claims`).
+NO_MELD_READING = 0.01
+FALSE_CLAIM = "a crosswise tile in a meld that is none was taken as upright"
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
@@ -261,6 +266,20 @@ def interpret(
             tiles, found = turned, again
     clock = _lap(timings, "layout", clock)
     decoded = decode(tiles, found, checked)
+    unclaimed = _false_claims(tiles, found) if decoded.hand is None else np.zeros(0, bool)
+    if unclaimed.any():
+        # No legal hand, and a "meld" whose tiles surely make none: its crosswise flag may be
+        # false (fresh real-face photo 120: N F F read as a claimed meld in seven pairs).
+        upright = replace(tiles, sideways=tiles.sideways & ~unclaimed)
+        again = layout(upright)
+        redone = decode(upright, again, checked)
+        if redone.hand is not None:
+            tiles, found, decoded = upright, again, redone
+            found = replace(
+                found,
+                warnings=(*found.warnings, FALSE_CLAIM),
+                ambiguity=found.ambiguity or FALSE_CLAIM,
+            )
     clock = _lap(timings, "decode", clock)
     warnings = [*found.warnings, *(w for w in decoded.warnings if w not in found.warnings)]
     cut_off = image_size is not None and _touches_edge(tiles, image_size)
@@ -315,6 +334,21 @@ def _once_each(tiles: Tiles, pairs: list[tuple[int, int]]) -> Tiles:
     keep = np.ones(len(tiles), dtype=bool)
     keep[[dropped for _, dropped in pairs]] = False
     return replace(tiles, sideways=crosswise)[keep]
+
+
+def _false_claims(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
+    """Per tile: crosswise in a meld of three whose readings surely make no chow or pung
+    (under NO_MELD_READING, each tile's reading mixed with a little uniform mass as
+    `meld_log_likelihood` does)."""
+    false = np.zeros(len(tiles), dtype=bool)
+    for group in found.melds:
+        members = list(group.tiles)
+        if len(members) != 3 or group.role != "meld":
+            continue
+        chance = meld_log_likelihood(tiles.probs[members][:, : len(PLAYING)], "chow_pung")
+        if chance < np.log(NO_MELD_READING):
+            false[[t for t in members if tiles.sideways[t]]] = True
+    return false
 
 
 def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:

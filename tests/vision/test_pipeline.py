@@ -13,6 +13,7 @@ from api.commands.recognize import describe
 from scoring.tiles import CLASSES
 from vision.layout import layout
 from vision.pipeline import (
+    FALSE_CLAIM,
     MELD_WITHOUT_CROSSWISE_TILE,
     STRAY_MIN_CONFIDENCE,
     ContextError,
@@ -416,6 +417,25 @@ def test_a_whole_hand_with_white_dragons_about_a_pair_is_no_kong_of_pale_backs()
     assert result.decoded.hand is not None
     assert sorted(result.decoded.hand["concealed"]) == ["9m", "9m", "9m", "P"]
     assert result.decoded.hand["winning_tile"] == "P"
+
+
+def test_a_false_crosswise_flag_on_a_meld_that_is_none_is_dropped() -> None:
+    """Fresh real-face photo 120: seven pairs, one N flagged sideways, so N F F was taken as
+    a claimed meld and no legal hand was read. Upright, the pairs read right, flagged."""
+    hand = {
+        "melds": [],
+        "concealed": ["4m", "4m", "2p", "2p", "5p", "5p", "6p", "6p", "S", "N", "N", "F", "F"],
+        "winning_tile": "S",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    tiles.sideways[[i for i, a in enumerate(ann) if a["code"] == "N"][1]] = True
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert result.decoded.hand["melds"] == []
+    assert sorted(result.decoded.hand["concealed"]) == sorted(hand["concealed"])
+    assert FALSE_CLAIM in result.review_reasons
 
 
 KNITTED_WITH_BLANK_PAIR: dict[str, Any] = {
