@@ -746,6 +746,14 @@ def test_concealed_tiles_beside_the_melds_in_the_winning_tiles_row_stay_conceale
     assert not any("crosswise tile was not seen" in w for w in found.warnings)
 
 
+CROSSWISE_WINNER_HAND: dict[str, Any] = {
+    "melds": [{"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "left"}],
+    "concealed": ["2m", "3m", "4m", "8m", "8m", "8m", "1p", "N", "N", "N"],
+    "winning_tile": "1p",
+    "flowers": [],
+}
+
+
 def _winning_tile_crosswise_below(hand: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
     """`hand` laid out with its winning tile turned crosswise on a row of its own below."""
     ann = lay_out_hand(hand)
@@ -762,13 +770,7 @@ def _winning_tile_crosswise_below(hand: dict[str, Any]) -> tuple[list[dict[str, 
 def test_a_lone_crosswise_tile_is_the_winning_tile_of_a_hand_one_short() -> None:
     """Fresh real-face photo 108: the winning 1p, flagged sideways on a row of its own, was
     left out as a misfit and the hand counted 13."""
-    hand = {
-        "melds": [{"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "left"}],
-        "concealed": ["2m", "3m", "4m", "8m", "8m", "8m", "1p", "N", "N", "N"],
-        "winning_tile": "1p",
-        "flowers": [],
-    }
-    ann, won = _winning_tile_crosswise_below(hand)
+    ann, won = _winning_tile_crosswise_below(CROSSWISE_WINNER_HAND)
     tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
     assert tiles.sideways[won]
     found = layout(tiles)
@@ -778,13 +780,7 @@ def test_a_lone_crosswise_tile_is_the_winning_tile_of_a_hand_one_short() -> None
 
 def test_a_lone_crosswise_tile_stays_out_of_a_whole_hand() -> None:
     """With 14 tiles already, a lone crosswise tile is no winning tile of this hand."""
-    hand = {
-        "melds": [{"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "left"}],
-        "concealed": ["2m", "3m", "4m", "8m", "8m", "8m", "1p", "N", "N", "N"],
-        "winning_tile": "1p",
-        "flowers": [],
-    }
-    ann, won = _winning_tile_crosswise_below(hand)
+    ann, won = _winning_tile_crosswise_below(CROSSWISE_WINNER_HAND)
     extra = {**ann[0], "code": "9p", "role": "concealed"}
     step = ann[1]["bbox"][0] - ann[0]["bbox"][0]
     extra["corners"] = [[x - step, y] for x, y in ann[0]["corners"]]
