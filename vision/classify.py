@@ -293,9 +293,9 @@ class Classifier:
         self, photo: Photo, tiles: Tiles, corners: FloatArray, probs: FloatArray
     ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
         """Corners and readings with the unsure face-up faces read a quarter turn round where
-        that reading is sure and the quad is wider than tall as its corners run: the detector
-        set those corners a quarter off (a claimed tile taken as upright, or an upright face
-        whose corners start at the wrong one). Returns (corners, probs, turned)."""
+        that reading is sure and the quad is as wide as tall or wider as its corners run: the
+        detector set those corners a quarter off (a claimed tile taken as upright, or an
+        upright face whose corners start at the wrong one). Returns (corners, probs, turned)."""
         turned = np.zeros(len(corners), dtype=bool)
         sides = face_sides(corners)
         wide = sides[:, 0] >= QUARTER_LOOK_WIDER * sides[:, 1]

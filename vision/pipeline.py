@@ -340,15 +340,15 @@ def _false_claims(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     """Per tile: crosswise in a meld of three whose readings surely make no chow or pung
     (under NO_MELD_READING, each tile's reading mixed with a little uniform mass as
     `meld_log_likelihood` does)."""
-    false = np.zeros(len(tiles), dtype=bool)
+    doubted = np.zeros(len(tiles), dtype=bool)
     for group in found.melds:
         members = list(group.tiles)
         if len(members) != 3 or group.role != "meld":
             continue
         chance = meld_log_likelihood(tiles.probs[members][:, : len(PLAYING)], "chow_pung")
         if chance < np.log(NO_MELD_READING):
-            false[[t for t in members if tiles.sideways[t]]] = True
-    return false
+            doubted[[t for t in members if tiles.sideways[t]]] = True
+    return doubted
 
 
 def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
