@@ -76,6 +76,7 @@ SURE_SHOWN_FACE = 0.9
 # without its crosswise flags when no legal hand is read (`_false_claims`).
 NO_MELD_READING = 0.01
 FALSE_CLAIM = "a crosswise tile in a meld that is none was taken as upright"
+TOO_MANY_COPIES = "the photo shows more than four of one tile: some are misread"
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
@@ -576,9 +577,20 @@ def review_reasons(
                 f"{unsure} tiles read unsure: a tile set the reader knows badly, whose sure "
                 "readings may be wrong too"
             )
+    if tiles is not None and len(tiles) and _more_than_a_set_holds(tiles, decoded):
+        # Flowers read as white dragons among the discards (held-out GNOME photo 277: the
+        # hand's pair of P and three flowers apart read P) passed as a hand without them.
+        reasons.append(TOO_MANY_COPIES)
     if scored is not None and not scored.get("valid", True):
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons
+
+
+def _more_than_a_set_holds(tiles: Tiles, decoded: Decoded) -> bool:
+    """Whether the face-up tiles of the whole photo, hand and discards, as decoded, hold
+    more than the four copies of a suit or honour tile that one set has."""
+    shown = [c for c, down in zip(decoded.codes, tiles.face_down, strict=True) if not down]
+    return any(shown.count(code) > 4 for code in set(shown) & set(PLAYING))
 
 
 def _beside_the_hand(found: Layout, tiles: Tiles, strays: list[int]) -> npt.NDArray[np.bool_]:

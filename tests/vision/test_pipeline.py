@@ -16,6 +16,7 @@ from vision.pipeline import (
     FALSE_CLAIM,
     MELD_WITHOUT_CROSSWISE_TILE,
     STRAY_MIN_CONFIDENCE,
+    TOO_MANY_COPIES,
     ContextError,
     ModelMissingError,
     Recognizer,
@@ -436,6 +437,19 @@ def test_a_false_crosswise_flag_on_a_meld_that_is_none_is_dropped() -> None:
     assert result.decoded.hand["melds"] == []
     assert sorted(result.decoded.hand["concealed"]) == sorted(hand["concealed"])
     assert FALSE_CLAIM in result.review_reasons
+
+
+@pytest.mark.parametrize("apart", [1, 2])
+def test_more_than_four_of_a_tile_in_the_photo_is_flagged(apart: int) -> None:
+    """Held-out GNOME photo 277: the hand's pair of white dragons and three flowers lying
+    apart read P passed as a hand without flowers. The hand's three P and two more apart
+    cannot be one set's; one more can."""
+    ann = lay_out_hand(BLANK_DRAGONS)
+    discards = [_shifted(ann[k], 70.0 * k, 600.0, "P") for k in range(apart)]
+    tiles = tiles_from_annotations([*ann, *discards], np.random.default_rng(0), (40.0, 41.0))
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert (TOO_MANY_COPIES in result.review_reasons) == (apart == 2)
 
 
 KNITTED_WITH_BLANK_PAIR: dict[str, Any] = {
