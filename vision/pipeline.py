@@ -267,8 +267,7 @@ def interpret(
             tiles, found = turned, again
     clock = _lap(timings, "layout", clock)
     decoded = decode(tiles, found, checked)
-    unclaimed = _false_claims(tiles, found) if decoded.hand is None else np.zeros(0, bool)
-    if unclaimed.any():
+    if decoded.hand is None and (unclaimed := _false_claims(tiles, found)).any():
         # No legal hand, and a "meld" whose tiles surely make none: its crosswise flag may be
         # false (fresh real-face photo 120: N F F read as a claimed meld in seven pairs).
         upright = replace(tiles, sideways=tiles.sideways & ~unclaimed)
