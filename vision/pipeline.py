@@ -44,8 +44,13 @@ FLOWER_LEFT_OUT_REACH = 2.5
 # A tile surely a flower left out alone may be another player's, but this many beside the
 # hand are its flowers, left out by their row (laid askew, or a misread one among them
 # taking the hand past 14: real-face photo 123 of bench_real_s6, six flowers and one read
-# as C, passed unflagged with none). One flagged two right hands on the sets measured.
+# as C, passed unflagged with none). One flagged two right hands on the sets measured...
 SURE_FLOWERS_LEFT_OUT = 2
+# ...but one this close lies where the hand's own flowers lie, not another player's: fresh
+# real-face photo 174 of bench_real_s7, the hand's one flower laid crosswise just above the
+# concealed tiles, 1.2 face widths off, left out and the hand passed unflagged without it.
+# Within 2 widths no right hand of the seven sets measured was flagged; within 2.5, two.
+SURE_FLOWER_LEFT_OUT_REACH = 2.0
 # Detector confidence under which a tile apart from the hand is not reported. The detector
 # keeps peaks down to 0.3 so that no hand tile is lost, but apart from the hand a faint peak
 # is more often a prop, a shadow or the table's texture than a tile: on photos of the
@@ -531,10 +536,15 @@ def review_reasons(
         strays = [t for g in found.of_role("stray") for t in g.tiles]
         mass = tiles.probs[strays, FLOWER_SLICE].sum(axis=1)
         low, high = REVIEW_FLOWER_LEFT_OUT
-        beside = _beside_the_hand(found, tiles, strays)
+        gaps = _gaps_to_the_hand(found, tiles, strays)
+        # Without a hand to measure from, every stray counts as beside it, none as close.
+        beside = gaps <= FLOWER_LEFT_OUT_REACH if gaps is not None else np.ones(len(strays), bool)
         doubtful = (mass >= low) & (mass < high) & beside
         sure = int(((mass >= high) & beside).sum())
-        if sure >= SURE_FLOWERS_LEFT_OUT:
+        close = gaps is not None and bool(
+            ((mass >= high) & (gaps <= SURE_FLOWER_LEFT_OUT_REACH)).any()
+        )
+        if sure >= SURE_FLOWERS_LEFT_OUT or close:
             reasons.append("flowers beside the hand were left out")
         if doubtful.any():
             reasons.append(
@@ -593,17 +603,18 @@ def _more_than_a_set_holds(tiles: Tiles, decoded: Decoded) -> bool:
     return any(shown.count(code) > 4 for code in set(shown) & set(PLAYING))
 
 
-def _beside_the_hand(found: Layout, tiles: Tiles, strays: list[int]) -> npt.NDArray[np.bool_]:
-    """Per stray tile: within FLOWER_LEFT_OUT_REACH face widths of the hand's nearest tile
-    (every stray, when the layout found no hand tile or no face width)."""
+def _gaps_to_the_hand(
+    found: Layout, tiles: Tiles, strays: list[int]
+) -> npt.NDArray[np.float64] | None:
+    """Per stray tile: how many face widths its centre lies from the hand's nearest tile's;
+    None when the layout found no hand tile or no face width."""
     hand = [t for g in found.groups if g.role != "stray" for t in g.tiles]
     width = found.tile_size[0]
     if not hand or width <= 0:
-        return np.ones(len(strays), dtype=bool)
+        return None
     centres = tiles.centers
     gaps = np.linalg.norm(centres[strays][:, None] - centres[hand][None], axis=2).min(axis=1)
-    near: npt.NDArray[np.bool_] = gaps <= FLOWER_LEFT_OUT_REACH * width
-    return near
+    return np.asarray(gaps / width, dtype=np.float64)
 
 
 def _concealed_set_out_like_a_meld(found: Layout, tiles: Tiles) -> bool:

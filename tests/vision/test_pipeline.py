@@ -339,11 +339,9 @@ def test_a_back_read_a_little_as_a_white_dragon_stays_down_when_the_hand_is_whol
     assert result.to_json()["tiles"][len(ann)]["face_down"] is True
 
 
-@pytest.mark.parametrize("flowers", [["7h"], ["1h", "2h", "7h"]])
-def test_flowers_beside_the_hand_left_out_by_their_row_are_flagged(flowers: list[str]) -> None:
-    """Real-face photo 123 of bench_real_s6: the hand's flowers, their row left out whole,
-    passed unflagged as a hand with none. Laid askew (30 degrees) beside the hand, two or
-    more sure flowers left out flag the photo; one alone may be another player's."""
+def _flowers_laid_askew(flowers: list[str], away: float = 0.0) -> Tiles:
+    """A hand whose flowers lie turned 30 degrees beside it, moved `away` face widths further
+    off: their row is left out of the hand."""
     hand = {
         "melds": [{"type": "pung", "tiles": ["N"] * 3, "claimed_from": "left"}],
         "concealed": ["2m", "2m", "2s", "3s", "4s", "E", "E", "5p", "6p", "7p"],
@@ -351,19 +349,40 @@ def test_flowers_beside_the_hand_left_out_by_their_row_are_flagged(flowers: list
         "flowers": flowers,
     }
     ann = lay_out_hand(hand)
+    width = float(np.median([a["bbox"][2] for a in ann if a["role"] == "concealed"]))
+    hand_top = min(a["bbox"][1] for a in ann if a["role"] != "flower")
     turn = np.radians(30.0)
     spin = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     for a in ann:
         if a["role"] == "flower":
             quad = np.array(a["corners"])
             quad = (quad - quad.mean(axis=0)) @ spin.T + quad.mean(axis=0)
+            # further from the hand's rows, on the side the flowers lie
+            side = 1.0 if quad[:, 1].mean() > hand_top else -1.0
+            quad[:, 1] += side * away * width
             low, high = quad.min(axis=0), quad.max(axis=0)
             a["corners"], a["bbox"] = quad.tolist(), [*low, *(high - low)]
-    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
-    result = interpret(tiles)
+    return tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+
+
+@pytest.mark.parametrize("flowers", [["7h"], ["1h", "2h", "7h"]])
+def test_flowers_beside_the_hand_left_out_by_their_row_are_flagged(flowers: list[str]) -> None:
+    """Real-face photo 123 of bench_real_s6: the hand's flowers, their row left out whole,
+    passed unflagged as a hand with none; and fresh real-face photo 174 of bench_real_s7,
+    the hand's one flower laid crosswise just above it. Laid askew (30 degrees) beside the
+    hand, sure flowers left out flag the photo."""
+    result = interpret(_flowers_laid_askew(flowers))
     assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
-    flagged = "flowers beside the hand were left out" in result.review_reasons
-    assert flagged == (len(flowers) >= 2)
+    assert "flowers beside the hand were left out" in result.review_reasons
+
+
+def test_a_lone_flower_further_off_is_left_out_unflagged() -> None:
+    """One flower more than 2 face widths from the hand (here 2.25) may be another player's:
+    left out, without a doubt raised (two as far off flag the photo)."""
+    result = interpret(_flowers_laid_askew(["7h"], away=0.5))
+    assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
+    assert "flowers beside the hand were left out" not in result.review_reasons
+    assert not result.review
 
 
 CLAIMED_BLANK_PUNG: dict[str, Any] = {
