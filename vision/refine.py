@@ -32,6 +32,10 @@ PATCH = (80, 96)  # crop width, height
 MARGIN = (16.0, 16.0)  # photo kept round the quad, crop pixels: a third of a face width
 FACE = face_rect(PATCH, MARGIN)  # the quad's corners in the crop (a 48 x 64 face)
 FACE_W = float(FACE[1, 0] - FACE[0, 0])
+# The margin as a share of a face's diagonal (16 of the 80 px of a 48 x 64 face's diagonal),
+# with room to spare: in the photo no corner may move further than this share of the
+# quad's longer diagonal.
+MARGIN_SHARE = 2 * min(MARGIN) / float(np.hypot(FACE_W, FACE[2, 1] - FACE[1, 1]))
 ROUNDS = 2
 
 
@@ -78,12 +82,22 @@ def answers(quads: FloatArray, offsets: FloatArray) -> FloatArray:
 
 def plausible(quads: FloatArray, refined: FloatArray) -> npt.NDArray[np.bool_]:
     """Refined quads that are convex and clockwise, with no corner moved further than the
-    margin the network could see."""
-    moved = np.abs(to_patch(quads, refined) - FACE).max(axis=(1, 2)) if len(quads) else np.zeros(0)
+    margin the network could see, in the crop and in the photo.
+
+    In the photo too: a quad whose diagonals lie nearly along one line (a collapsed face
+    lengthened along both its wrong directions, `vision.detect.restore_collapsed`) maps
+    its crop through a near-singular homography, and a small step there lands hundreds of
+    pixels off (fresh real-face photo 282 of bench_real_s7: a corner thrown 4 diagonals
+    away, the face then read as the white dragon beside it and dropped as a duplicate)."""
+    if not len(quads):
+        return np.zeros(0, np.bool_)
+    moved = np.abs(to_patch(quads, refined) - FACE).max(axis=(1, 2))
+    reach = np.linalg.norm(quads[:, :2] - quads[:, 2:], axis=2).max(axis=1) * MARGIN_SHARE
+    jumped = np.linalg.norm(refined - quads, axis=2).max(axis=1) > reach
     edges = np.roll(refined, -1, axis=1) - refined
     nxt = np.roll(edges, -1, axis=1)
     cross = edges[..., 0] * nxt[..., 1] - edges[..., 1] * nxt[..., 0]
-    return np.asarray((moved <= min(MARGIN)) & (cross > 0).all(axis=1), np.bool_)
+    return np.asarray((moved <= min(MARGIN)) & ~jumped & (cross > 0).all(axis=1), np.bool_)
 
 
 class Refiner:

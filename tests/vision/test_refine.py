@@ -61,6 +61,20 @@ def test_plausible_keeps_small_convex_moves_only() -> None:
     assert plausible(quad, crossed).tolist() == [False]
 
 
+def test_plausible_drops_a_jump_out_of_a_quad_flat_as_a_line() -> None:
+    """Fresh real-face photo 282 of bench_real_s7: a collapsed sideways face, lengthened
+    along both its diagonals' wrong directions, lay nearly flat as a line; its crop's
+    homography was near singular, and an answer a few crop pixels off threw a corner 4
+    diagonals away. Measured in the crop it looked small; in the photo it is dropped."""
+    # the first round's answer for it, and the second round's from there
+    flat = np.array([[552.5, 268.8], [510.6, 339.2], [511.3, 337.7], [536.2, 294.6]], np.float32)
+    thrown = np.array([[688.2, 42.3], [511.0, 338.6], [510.6, 338.9], [533.3, 299.4]], np.float32)
+    flat, thrown = flat[None], thrown[None]
+    assert plausible(flat, thrown).tolist() == [False]
+    quad = _quad(100, 100)[None]
+    assert plausible(quad, quad + 2).tolist() == [True]  # a true face's small step stays
+
+
 @needs_model
 def test_refiner_moves_the_detected_corners_towards_the_faces() -> None:
     """On the committed declared win the refined corners lie nearer the labelled faces than
