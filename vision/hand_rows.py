@@ -240,7 +240,40 @@ def fit_count(
     if taken:
         what = counted(taken, "a lone flower", "lone flowers")
         notes.append(f"{what} in the hand's rows taken as its tiles: it had {HAND_TILES - taken}")
+        out = _claimed_runs_of_taken_flowers(out, rows, tiles, taken_from=groups)
     return out, notes
+
+
+def _claimed_runs_of_taken_flowers(
+    groups: list[Group], rows: list[list[int]], tiles: Tiles, taken_from: list[Group]
+) -> list[Group]:
+    """Three lone flowers side by side taken as the hand's tiles, one of them crosswise, are
+    a claimed pung or chow, not three concealed tiles (fresh real-face photo 154 of
+    bench_real_s7: a pung of 1s claimed from the opposite player, the birds read as
+    flowers, came out right as 1s but concealed)."""
+    were_flowers = {g.tiles[0] for g in taken_from if g.role == "flower" and len(g.tiles) == 1}
+    out = list(groups)
+    for r, row in enumerate(rows):
+        lone = {
+            g.tiles[0]: g
+            for g in out
+            if g.row == r
+            and g.role == "concealed"
+            and len(g.tiles) == 1
+            and g.tiles[0] in were_flowers
+        }
+        for k in range(len(row) - 2):
+            run = row[k : k + 3]
+            turned = [i for i, t in enumerate(run) if tiles.sideways[t]]
+            if all(t in lone for t in run) and len(turned) == 1:
+                claimed = run[turned[0]]
+                meld = Group("meld", tuple(run), r, claimed_from_position(turned[0], 3), claimed)
+                members = {id(lone[t]) for t in run}
+                at = next(j for j, g in enumerate(out) if id(g) in members)
+                out = [g for g in out if id(g) not in members]
+                out.insert(at, meld)
+                break
+    return out
 
 
 def _lone_tiles_to_flower_rows(groups: list[Group], excess: int) -> tuple[list[Group], int]:

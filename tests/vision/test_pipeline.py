@@ -610,6 +610,37 @@ def test_five_blank_tiles_in_a_row_are_no_kong_of_backs() -> None:
     assert not backs_taken_for_blank_faces(tiles, layout(tiles)).any()
 
 
+@pytest.mark.parametrize("arrangement", ["melds_left", "melds_right"])
+def test_a_claimed_pung_read_as_three_flowers_stays_a_claimed_pung(arrangement: str) -> None:
+    """Fresh real-face photo 154 of bench_real_s7: a pung of 1s claimed from the opposite
+    player, its three birds read as flowers; the count took them back as the hand's tiles
+    and decoding named them 1s, but as concealed tiles: the crosswise one says claimed."""
+    hand = {
+        "melds": [
+            {"type": "pung", "tiles": ["9p"] * 3, "claimed_from": "opposite"},
+            {"type": "pung", "tiles": ["1s"] * 3, "claimed_from": "opposite"},
+        ],
+        "concealed": ["W", "W", "N", "N", "N", "P", "P"],
+        "winning_tile": "P",
+    }
+    ann = lay_out_hand(hand, arrangement=arrangement)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    birds = [i for i, a in enumerate(ann) if a["code"] == "1s"]
+    readings = (
+        {"1h": 0.3, "7h": 0.2, "3h": 0.19, "5h": 0.16, "1s": 0.15},
+        {"5h": 0.4, "1h": 0.22, "3h": 0.2, "6h": 0.16, "1s": 0.02},
+        {"1h": 0.3, "7h": 0.3, "3h": 0.2, "5h": 0.15, "1s": 0.05},
+    )
+    for i, reading in zip(birds, readings, strict=True):
+        read_as(tiles, i, reading)
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    melds = [{k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds]
+    assert {"type": "pung", "tiles": ["1s"] * 3, "claimed_from": "opposite"} in melds
+    assert result.decoded.hand["concealed"] == ["W", "W", "N", "N", "N", "P", "P"]
+    assert result.review  # the count's guess stays worth a look
+
+
 @pytest.mark.parametrize("confidence", [0.35, 0.45])
 def test_a_faint_false_tile_that_leaves_no_legal_hand_is_left_out(confidence: float) -> None:
     """Fresh real-face photo 209 of bench_real_s7: a 4s found at 0.37 just below the melds,
