@@ -176,7 +176,7 @@ def _read_in(
         what = counted(doubly_turned, "a meld shows", "melds show")
         doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")
     if crosswise_winner:
-        doubts.append("a lone crosswise tile taken as the winning tile: the hand was one short")
+        doubts.append(LONE_CROSSWISE_TAKEN)
     if any(_blank_kong(g, kinds, tiles) for g in groups):
         doubts.append("a concealed kong's faces read as white dragons: they may be tile backs")
     warnings += doubts
@@ -205,19 +205,24 @@ def _read_in(
     return found, frame
 
 
+LONE_CROSSWISE_TAKEN = "a lone crosswise tile taken among the hand's tiles: it was one short"
+
+
 def _crosswise_winning_tile(
     groups: list[Group], kinds: list[str], hand_rows: set[int]
 ) -> tuple[list[Group], bool]:
-    """A hand one tile short whose only misfit is one lone sideways tile on a row of its own
-    takes that tile among its concealed ones: the winning tile laid down crosswise, apart
-    (fresh real-face photo 108: a 1p flagged sideways on a row of its own, the hand 13).
-    A lone sideways tile beside the melds is left to be an added kong's tile."""
+    """A hand one tile short whose only misfit is one lone sideways tile takes that tile
+    among its concealed ones: the winning tile laid down crosswise, apart (fresh real-face
+    photo 108: a 1p flagged sideways on a row of its own, the hand 13), or a concealed tile
+    laid askew in the hand's row (fresh real-face photo 52 of bench_real_s9: the pair's
+    1p at 30 degrees beside the melds). An added kong's tile would not be the one missing:
+    a kong counts as the pung it was; and one lying against a claimed tile has joined its
+    meld already (`join_added_kong_tiles`)."""
     strays = [g for g in groups if g.role == "stray" and g.row in hand_rows]
     if len(strays) != 1 or len(strays[0].tiles) != 1 or kinds[strays[0].tiles[0]] != "S":
         return groups, False
     lone = strays[0]
-    alone_in_row = not any(g.row == lone.row for g in groups if g is not lone)
-    if not alone_in_row or hand_count(groups) + 1 != HAND_TILES:
+    if hand_count(groups) + 1 != HAND_TILES:
         return groups, False
     return [Group("concealed", g.tiles, g.row) if g is lone else g for g in groups], True
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import CLASSES
-from vision.layout import layout, role_of_each
+from vision.layout import LONE_CROSSWISE_TAKEN, layout, role_of_each
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 
 SURE = (40.0, 41.0)  # simulated classifier that is always right: tests geometry alone
@@ -775,7 +775,41 @@ def test_a_lone_crosswise_tile_is_the_winning_tile_of_a_hand_one_short() -> None
     assert tiles.sideways[won]
     found = layout(tiles)
     assert role_of_each(found, len(tiles))[won] == "winning"
-    assert found.ambiguity is not None and "crosswise tile taken as the winning" in found.ambiguity
+    assert found.ambiguity == LONE_CROSSWISE_TAKEN
+
+
+@pytest.mark.parametrize("arrangement", ["melds_left", "melds_right"])
+def test_a_concealed_tile_laid_crosswise_in_the_hand_row_is_the_hands(arrangement: str) -> None:
+    """Fresh real-face photo 52 of bench_real_s9: four melds, the pair's concealed 1p laid
+    askew beside them (flagged sideways) and the winning 1p; the 1p was left out as a misfit
+    and the hand counted 13."""
+    hand = {
+        "melds": [
+            {"type": "pung", "tiles": ["4m"] * 3, "claimed_from": "left"},
+            {
+                "type": "chow",
+                "tiles": ["6p", "7p", "8p"],
+                "claimed_from": "left",
+                "claimed_tile": "7p",
+            },
+            {"type": "pung", "tiles": ["3p"] * 3, "claimed_from": "right"},
+            {"type": "pung", "tiles": ["5s"] * 3, "claimed_from": "opposite"},
+        ],
+        "concealed": ["1p"],
+        "winning_tile": "1p",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, arrangement=arrangement)
+    askew = next(i for i, a in enumerate(ann) if a["role"] == "concealed")
+    tile = ann[askew]
+    (x, y), (w, h) = np.array(tile["corners"]).mean(axis=0), tile["bbox"][2:]
+    quad = np.roll(np.array([[-h, -w], [h, -w], [h, w], [-h, w]]) / 2 + [x, y], 1, axis=0)
+    low, high = quad.min(axis=0), quad.max(axis=0)
+    tile.update(corners=quad.tolist(), bbox=[*low, *(high - low)], sideways=True)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    found = layout(tiles)
+    assert role_of_each(found, len(tiles))[askew] == "concealed"
+    assert found.ambiguity == LONE_CROSSWISE_TAKEN
 
 
 def test_a_lone_crosswise_tile_stays_out_of_a_whole_hand() -> None:
