@@ -77,6 +77,9 @@ BLANK_FACE_READING = 0.05
 # The two shown faces of a concealed kong, read as two different tiles each this surely,
 # are no kong's (`_kongs_of_two_faces`).
 SURE_SHOWN_FACE = 0.9
+# A face-up tile read as a back this surely, between two face-down tiles, is face down
+# (`backs_between_backs`).
+SURE_BACK = 0.98
 # A claimed meld whose tiles' readings make a chow or pung less likely than this is tried
 # without its crosswise flags when no legal hand is read (`_false_claims`).
 NO_MELD_READING = 0.01
@@ -260,6 +263,11 @@ def interpret(
         # Read again without them: a faint false tile in a hand's row misleads the melds.
         tiles = tiles[~faint]
         found = layout(tiles)
+    hidden = backs_between_backs(tiles, found)
+    if hidden.any():
+        # Read again with them face down: a kong laid all face down, one back unflagged.
+        tiles = replace(tiles, face_down=tiles.face_down | hidden)
+        found = layout(tiles)
     blank = faces_taken_for_backs(tiles, found)
     if blank.any():
         # Read again with them face up: the hand lacks a tile while a lone "back" sits in it.
@@ -398,6 +406,22 @@ def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
         apart[four] = False  # a pale back of a kong, faint as backs are to the detector
     faint: npt.NDArray[np.bool_] = apart & (tiles.confidence < STRAY_MIN_CONFIDENCE)
     return faint
+
+
+def backs_between_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
+    """Per tile: face up to the detector, but read as a back at SURE_BACK or more, between two
+    face-down tiles of its row: a back whose flag the detector missed (fresh real-face photo
+    140 of bench_real_s9: a concealed kong laid all face down, its third back face up at
+    back 1.00; the row's three kongs then fell apart and no legal hand was read)."""
+    down = np.asarray(tiles.face_down, dtype=bool)
+    sure_back = tiles.probs[:, BACK_INDEX] >= SURE_BACK
+    hidden = np.zeros(len(tiles), dtype=bool)
+    for row in found.rows:
+        for k in range(1, len(row) - 1):
+            t = row[k]
+            if not down[t] and sure_back[t] and down[row[k - 1]] and down[row[k + 1]]:
+                hidden[t] = True
+    return hidden
 
 
 def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:

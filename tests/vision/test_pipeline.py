@@ -598,6 +598,28 @@ def test_a_kong_all_face_down_read_as_four_white_dragons_face_up_is_a_kong() -> 
     assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
 
 
+def test_a_back_the_detector_took_face_up_between_two_backs_is_face_down() -> None:
+    """Fresh real-face photo 140 of bench_real_s9: three concealed kongs side by side, one
+    laid all face down with a back flagged face up yet read as a back at 1.00; the row's
+    kongs fell apart and no legal hand was read."""
+    kongs = ["6p", "5p", "4p"]
+    hand = {
+        "melds": [{"type": "kong", "tiles": [c] * 4, "concealed": True} for c in kongs],
+        "concealed": ["1m", "1m", "2m", "4m"],
+        "winning_tile": "3m",
+        "flowers": [],
+    }
+    ann = lay_out_hand(hand, arrangement="melds_left", kong_style="all")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    backs = [i for i, a in enumerate(ann) if a["face_down"]]
+    tiles.face_down[backs[2]] = False
+    read_as(tiles, backs[2], {"back": 0.99, "P": 0.01})
+    result = interpret(tiles, {"concealed_kongs": kongs})
+    assert result.decoded.hand is not None
+    assert sorted(m["tiles"][0] for m in result.decoded.melds) == sorted(kongs)
+    assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
+
+
 def test_five_blank_tiles_in_a_row_are_no_kong_of_backs() -> None:
     """A kong is four: a fifth blank beside them (held-out KDE photo 570, a row of backs
     read face up) leaves the faces as they were read."""
