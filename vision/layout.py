@@ -153,7 +153,7 @@ def _read_in(
                 "tiles lie apart from the hand and were left out",
             )
         )
-    groups, crosswise_winner = _crosswise_winning_tile(groups, kinds, hand_rows)
+    groups, lone_crosswise = _lone_crosswise_tile(groups, kinds, hand_rows)
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
     groups, guesses = fit_count(groups, rows, tiles, flowers)
     groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
@@ -175,7 +175,7 @@ def _read_in(
     if doubly_turned:
         what = counted(doubly_turned, "a meld shows", "melds show")
         doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")
-    if crosswise_winner:
+    if lone_crosswise:
         doubts.append(LONE_CROSSWISE_TAKEN)
     if any(_blank_kong(g, kinds, tiles) for g in groups):
         doubts.append("a concealed kong's faces read as white dragons: they may be tile backs")
@@ -208,7 +208,7 @@ def _read_in(
 LONE_CROSSWISE_TAKEN = "a lone crosswise tile taken among the hand's tiles: it was one short"
 
 
-def _crosswise_winning_tile(
+def _lone_crosswise_tile(
     groups: list[Group], kinds: list[str], hand_rows: set[int]
 ) -> tuple[list[Group], bool]:
     """A hand one tile short whose only misfit is one lone sideways tile takes that tile
