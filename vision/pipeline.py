@@ -87,7 +87,8 @@ FALSE_CLAIM = "a crosswise tile in a meld that is none was taken as upright"
 # A lone tile of the hand found under STRAY_MIN_CONFIDENCE, when no legal hand is read, is
 # tried left out: a faint false detection (or a discard) nearer the hand than its true lone
 # tiles takes their place in the count (fresh real-face photos 151 and 209 of
-# bench_real_s7: a 9s at 0.30 and a 4s at 0.37 kept the pair out).
+# bench_real_s7: a 9s at 0.30 and a 4s at 0.37 kept the pair out). So is any such tile of a
+# hand past 14, a meld's too (`_without_a_faint_lone_tile`).
 FAINT_LONE_TILE = "a faint detection was left out of the hand: with it no legal hand was read"
 TOO_MANY_COPIES = "the photo shows more than four of one tile: some are misread"
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
@@ -320,15 +321,20 @@ def interpret(
 def _without_a_faint_lone_tile(
     tiles: Tiles, found: Layout, context: Mapping[str, Any]
 ) -> tuple[Tiles, Layout, Decoded] | None:
-    """The tiles, layout and decoding with one faint lone tile of the hand left out (the
-    faintest first) when that gives a legal hand; None when none does. Left out as faint
-    strays are: found too faintly to report."""
+    """The tiles, layout and decoding with one faint tile of the hand left out (the faintest
+    first) when that gives a legal hand; None when none does. Left out as faint strays are:
+    found too faintly to report. A faint lone tile may have taken a true one's place; any
+    faint tile of a hand past 14 may be a false one (held-out KDE photos 580 and 588, fresh
+    training-source photo 380 of bench_train_s80: a tile found at 0.31-0.36 in a meld or
+    beside it, the hand at 15)."""
+    hand = [g for g in found.groups if g.role in ("concealed", "winning", "meld", "concealed_kong")]
+    past_14 = _counted(found) > HAND_TILES
     faint = [
-        g.tiles[0]
-        for g in found.groups
-        if g.role in ("concealed", "winning")
-        and len(g.tiles) == 1
-        and tiles.confidence[g.tiles[0]] < STRAY_MIN_CONFIDENCE
+        t
+        for g in hand
+        if past_14 or (g.role in ("concealed", "winning") and len(g.tiles) == 1)
+        for t in g.tiles
+        if tiles.confidence[t] < STRAY_MIN_CONFIDENCE
     ]
     for tile in sorted(faint, key=lambda t: float(tiles.confidence[t])):
         rest = tiles[np.arange(len(tiles)) != tile]
