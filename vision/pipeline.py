@@ -293,19 +293,10 @@ def interpret(
         again = layout(upright)
         redone = decode(upright, again, checked)
         if redone.hand is not None:
-            tiles, found, decoded = upright, again, redone
-            found = replace(
-                found,
-                warnings=(*found.warnings, FALSE_CLAIM),
-                ambiguity=found.ambiguity or FALSE_CLAIM,
-            )
+            tiles, found, decoded = upright, _noted(again, FALSE_CLAIM), redone
     if decoded.hand is None and (retry := _without_a_faint_lone_tile(tiles, found, checked)):
         tiles, found, decoded = retry
-        found = replace(
-            found,
-            warnings=(*found.warnings, FAINT_LONE_TILE),
-            ambiguity=found.ambiguity or FAINT_LONE_TILE,
-        )
+        found = _noted(found, FAINT_LONE_TILE)
     clock = _lap(timings, "decode", clock)
     warnings = [*found.warnings, *(w for w in decoded.warnings if w not in found.warnings)]
     cut_off = image_size is not None and _touches_edge(tiles, image_size)
@@ -316,6 +307,12 @@ def interpret(
     # Not a review reason on its own: tight framing is common and usually harmless.
     reasons = review_reasons(found, decoded, scored, tiles)
     return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
+
+
+def _noted(found: Layout, guess: str) -> Layout:
+    """`found` read again on a guess: the guess among its warnings and, unless the layout
+    has one already, its ambiguity (so the photo is flagged)."""
+    return replace(found, warnings=(*found.warnings, guess), ambiguity=found.ambiguity or guess)
 
 
 def _without_a_faint_lone_tile(
