@@ -325,28 +325,77 @@ async function sha256Hex(blob) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function handlePhoto(blob, name) {
+// The server reads JPEG, PNG and WebP within its size cap. A phone may hand the page HEIC or
+// AVIF, or a photo over the cap: where this browser can decode it, it sends a JPEG drawn
+// from it instead (upright: createImageBitmap applies the EXIF orientation).
+const SENT_AS_IS = ["image/jpeg", "image/png", "image/webp"];
+const REDRAWN_SIDE = 4096; // the recognizer works at 2048 px: twice that loses nothing
+
+async function redrawnAsJpeg(blob) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(blob);
+  } catch (e) {
+    return null; // this browser cannot decode it either: the server's answer stands
+  }
+  const scale = Math.min(1, REDRAWN_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+}
+
+const asJpegName = (name) => name.replace(/\.[^./]*$/, "") + ".jpg";
+
+// Shows the photo the server is sent: the boxes it answers are in that photo's pixels.
+function showPhoto(blob) {
   if (state.photo && state.photo.url) URL.revokeObjectURL(state.photo.url);
-  state.photo = { url: URL.createObjectURL(blob), sha256: null };
-  state.rec = null;
+  state.photo = { url: URL.createObjectURL(blob), type: blob.type, sha256: null };
   const img = $("photo");
   img.onload = () => renderBoxes();
   img.src = state.photo.url;
-  showCards(true);
-  setStatus(t("reading"), "busy");
+}
+
+async function postPhoto(blob, name) {
   const form = new FormData();
   form.append("photo", blob, name);
   form.append("seat_wind", $("seat_wind").value);
   form.append("prevalent_wind", $("prevalent_wind").value);
   for (const flag of CONTEXT_FLAGS) form.append(flag, $(flag).checked ? "true" : "false");
   form.append("ruleset", $("ruleset").value);
-  let res, body;
+  let res;
   try {
     res = await fetch("v1/recognize", { method: "POST", body: form });
-    body = await res.json();
   } catch (e) {
-    res = { ok: false, status: 0 };
-    body = { detail: String(e) };
+    return { res: { ok: false, status: 0 }, body: { detail: String(e) } };
+  }
+  try {
+    return { res, body: await res.json() };
+  } catch (e) { // not our JSON: a proxy in front may answer 413 in HTML
+    return { res, body: { detail: `${res.status} ${res.statusText}`.trim() } };
+  }
+}
+
+async function handlePhoto(blob, name) {
+  state.rec = null;
+  setStatus(t("reading"), "busy");
+  let redrawn = false;
+  if (blob.type && !SENT_AS_IS.includes(blob.type)) {
+    const jpeg = await redrawnAsJpeg(blob);
+    if (jpeg) [blob, name, redrawn] = [jpeg, asJpegName(name), true];
+  }
+  showPhoto(blob);
+  showCards(true);
+  let { res, body } = await postPhoto(blob, name);
+  if ((res.status === 413 || res.status === 415) && !redrawn) {
+    const jpeg = await redrawnAsJpeg(blob);
+    if (jpeg) {
+      [blob, name] = [jpeg, asJpegName(name)];
+      showPhoto(blob);
+      ({ res, body } = await postPhoto(blob, name));
+    }
   }
   const warnings = $("warnings");
   warnings.textContent = "";

@@ -63,12 +63,12 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(factory: str, ready_path: str) -> Iterator[str]:
+def _serve(factory: str, ready_path: str, env: dict[str, str] | None = None) -> Iterator[str]:
     _require_browser()
     port = _free_port()
     command = [sys.executable, "-m", "uvicorn", f"tests.api.fakes:{factory}", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "error"]
-    process = subprocess.Popen(command, cwd=ROOT)
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})})
     base = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 60
@@ -91,6 +91,15 @@ def _serve(factory: str, ready_path: str) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     yield from _serve("create_replay_app", "readyz")
+
+
+# Over the sample as PNG (1.3 MB), over the same drawn as JPEG (about 150 KB).
+SMALL_PHOTO_CAP = 600_000
+
+
+@pytest.fixture(scope="module")
+def small_cap_server() -> Iterator[str]:
+    yield from _serve("create_replay_app", "readyz", {"MJLENS_PHOTO_BYTES": str(SMALL_PHOTO_CAP)})
 
 
 @pytest.fixture(scope="module")
@@ -151,8 +160,15 @@ def _wait(driver: Any, condition: Any, timeout: float = 20) -> Any:
     return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d))
 
 
-def _assert_no_script_errors(driver: Any) -> None:
-    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+def _assert_no_script_errors(driver: Any, answered: str | None = None) -> None:
+    """No SEVERE console entry but, where `answered` (a status) is given, the network's own
+    entry for the request the server answered so."""
+    errors = [
+        e["message"]
+        for e in driver.get_log("browser")
+        if e["level"] == "SEVERE"
+        and not (answered and e["source"] == "network" and f"status of {answered}" in e["message"])
+    ]
     assert not errors, errors
 
 
@@ -234,6 +250,78 @@ def test_a_doubt_only_over_which_flower_says_the_score_stands(
     assert "the score stands" in status.text and "check" not in status.text
     assert status.get_attribute("class") == "ok"
     _assert_no_script_errors(browser)
+
+
+def _sample_as(tmp_path: Path, suffix: str) -> Path:
+    import cv2
+
+    image = cv2.imread(str(ROOT / "api" / "static" / "sample.jpg"))
+    path = tmp_path / f"sample{suffix}"
+    assert cv2.imwrite(str(path), image)
+    return path
+
+
+def _pick_photo(driver: Any, path: Path) -> None:
+    driver.get_log("browser")  # drop what earlier tests left: they are checked on their own
+    driver.find_element("id", "photo-input").send_keys(str(path))
+
+
+def _sent_type(driver: Any) -> str:
+    """The type of the photo the page shows, which is the one it sent."""
+    return str(driver.execute_script("return state.photo.type"))
+
+
+def _read_all_boxes(driver: Any) -> None:
+    _wait(
+        driver,
+        lambda d: len(d.find_elements("css selector", "#boxes .box")) == len(SAMPLE_TRUTH["tiles"]),
+    )
+
+
+def test_a_photo_the_server_does_not_read_is_sent_as_a_jpeg(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """A phone may hand the page a format the server refuses (HEIC, AVIF; here BMP, which
+    this Chromium decodes): the page draws it as a JPEG and sends that instead."""
+    browser.get(server)
+    _pick_photo(browser, _sample_as(tmp_path, ".bmp"))
+    _read_all_boxes(browser)
+    assert _sent_type(browser) == "image/jpeg"
+    assert browser.find_element("id", "status").get_attribute("class") != "error"
+    want = _expected_total(_page_hand(SAMPLE_TRUTH["hand"]))
+    _wait(browser, lambda d: _total(d) == want)
+    _assert_no_script_errors(browser)
+
+
+def test_a_photo_over_the_cap_is_sent_again_as_a_jpeg(
+    small_cap_server: str, browser: Any, tmp_path: Path
+) -> None:
+    png = _sample_as(tmp_path, ".png")
+    assert png.stat().st_size > SMALL_PHOTO_CAP
+    browser.get(small_cap_server)
+    _pick_photo(browser, png)
+    _read_all_boxes(browser)
+    assert _sent_type(browser) == "image/jpeg"
+    _assert_no_script_errors(browser, answered="413")
+
+
+def test_a_photo_neither_can_read_shows_the_servers_reason(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    heic = tmp_path / "table.heic"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic" + bytes(64))
+    browser.get(server)
+    _pick_photo(browser, heic)
+    status = _wait(
+        browser,
+        lambda d: (
+            d.find_element("id", "status").text
+            if d.find_element("id", "status").get_attribute("class") == "error"
+            else None
+        ),
+    )
+    assert "HEIC/AVIF photos are not supported" in status
+    _assert_no_script_errors(browser, answered="415")
 
 
 def test_manual_entry_with_the_picker(server: str, browser: Any) -> None:
