@@ -1,4 +1,10 @@
-"""`mjlens recognize PHOTO`: read a photo of a declared win, print its tiles, melds and score."""
+"""`mjlens recognize PHOTO...`: read photos of declared wins, print their tiles, melds and score.
+
+One photo prints as the contract says (docs/DESIGN.md). Several, as a labeler or a referee
+going through a night's wins runs it, share one loading of the models; with `--json` each
+is one line of JSON Lines, its path under "photo"; a photo that cannot be read gives its
+own line with an "error" and the others go on, and the exit is then 1.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import CliError
+from scoring import RULESETS
 
 WINDS = ("E", "S", "W", "N")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photo", help="JPEG, PNG or WebP photo of the declared win")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "photos", nargs="+", metavar="photo", help="JPEG, PNG or WebP photo of the declared win"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the result as JSON (JSON Lines for several)"
+    )
     parser.add_argument("--seat", choices=WINDS, type=str.upper, help="seat wind (default E)")
     parser.add_argument(
         "--prevalent", choices=WINDS, type=str.upper, help="prevalent wind (default E)"
@@ -36,8 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="TILE",
         help="tile of a concealed kong shown all face-down (repeat for several), e.g. 5p",
     )
-    parser.add_argument("--ruleset", default="mcr", help="rule set to score with (default mcr)")
-    parser.add_argument("--annotate", metavar="OUT.png", help="write the photo with what was read")
+    parser.add_argument(
+        "--ruleset", default="mcr", choices=RULESETS, help="rule set to score with (default mcr)"
+    )
+    parser.add_argument(
+        "--annotate",
+        metavar="OUT.png",
+        help="write the photo with what was read (for several photos: a folder, PHOTO.png in it)",
+    )
     parser.add_argument("--detector", metavar="ONNX", help="detector model (default models/)")
     parser.add_argument("--classifier", metavar="ONNX", help="classifier model (default models/)")
 
@@ -62,24 +79,57 @@ def context_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.load import PhotoError
-    from vision.pipeline import ContextError, ModelMissingError, Recognizer
+    from vision.pipeline import ContextError, ModelMissingError, Recognizer, check_context
 
+    context = context_from(args)
     try:
+        check_context(context)  # the same for every photo: before any is read
         recognizer = Recognizer(args.detector, args.classifier)
-        result = recognizer.recognize(Path(args.photo), context_from(args), args.ruleset)
-    except PhotoError as exc:
-        raise CliError(f"{args.photo}: {exc.message}") from exc
     except (ContextError, ModelMissingError) as exc:
         raise CliError(str(exc)) from exc
-    if args.annotate:
-        _write_annotation(result, args.annotate)
-    if args.json:
-        json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
-        print()
-    else:
-        print(describe(result.to_json()))
-    return 0
+    if len(args.photos) == 1:
+        data = _recognized(recognizer, args.photos[0], context, args.ruleset, args.annotate)
+        if args.json:
+            json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+            print()
+        else:
+            print(describe(data))
+        return 0
+    folder = Path(args.annotate) if args.annotate else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for i, photo in enumerate(args.photos):
+        out = str(folder / f"{Path(photo).stem}.png") if folder else None
+        try:
+            data = _recognized(recognizer, photo, context, args.ruleset, out)
+        except CliError as exc:
+            failed += 1
+            print(f"mjlens: error: {exc}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"photo": photo, "error": str(exc)}, ensure_ascii=False))
+            continue
+        if args.json:
+            print(json.dumps({"photo": photo, **data}, ensure_ascii=False), flush=True)
+        else:
+            print(("\n" if i else "") + f"== {photo}\n{describe(data)}", flush=True)
+    return 1 if failed else 0
+
+
+def _recognized(
+    recognizer: Any, photo: str, context: dict[str, Any], ruleset: str, annotate: str | None
+) -> dict[str, Any]:
+    """One photo's recognition as JSON; a photo that cannot be read is a CliError."""
+    from vision.load import PhotoError
+
+    try:
+        result = recognizer.recognize(Path(photo), context, ruleset)
+    except PhotoError as exc:
+        raise CliError(f"{photo}: {exc.message}") from exc
+    if annotate:
+        _write_annotation(result, annotate)
+    data: dict[str, Any] = result.to_json()
+    return data
 
 
 def _write_annotation(result: Any, out: str) -> None:

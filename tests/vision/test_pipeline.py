@@ -859,6 +859,49 @@ def test_cli_json_and_annotation(
     assert (drawn != 90).any()  # something was drawn
 
 
+def test_cli_reads_several_photos_as_json_lines_and_goes_on_past_a_bad_one(
+    fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    good = _photo(tmp_path)
+    bad = tmp_path / "not-a-photo.jpg"
+    bad.write_bytes(b"not really")
+    drawn = tmp_path / "drawn"
+    detector, classifier = fake_models
+    args = ["recognize", str(good), str(bad), str(good), "--json", "--annotate", str(drawn)]
+    code = main([*args, "--detector", str(detector), "--classifier", str(classifier)])
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and [line["photo"] for line in lines] == [str(good), str(bad), str(good)]
+    assert lines[0]["hand"] == lines[2]["hand"] and lines[0]["hand"]["winning_tile"] == "W"
+    assert set(lines[1]) == {"photo", "error"} and str(bad) in lines[1]["error"]
+    assert err.count("\n") == 1 and "not-a-photo.jpg" in err
+    assert [p.name for p in drawn.iterdir()] == ["win.png"]
+
+
+def test_cli_text_for_several_photos_heads_each_with_its_path(
+    fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = _photo(tmp_path)
+    detector, classifier = fake_models
+    models = ["--detector", str(detector), "--classifier", str(classifier)]
+    code = main(["recognize", str(photo), str(photo), *models])
+    out = capsys.readouterr().out
+    assert code == 0 and out.count(f"== {photo}\n") == 2 and out.count("Hand: concealed") == 2
+
+
+def test_cli_bad_context_stops_before_any_photo_is_read(
+    fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = _photo(tmp_path)
+    detector, classifier = fake_models
+    models = ["--detector", str(detector), "--classifier", str(classifier)]
+    code = main(["recognize", str(photo), str(photo), "--flowers", "9", *models])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1 and "flowers" in err
+
+
 def _flower_read(tiles: Tiles, readings: dict[str, float]) -> None:
     read_as(tiles, tiles.codes.index("3h"), readings)
 
