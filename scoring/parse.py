@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .hand import SIDES, Hand, HandError, Meld, MeldKind, Side
-from .tiles import FLOWERS, PLAYING, SUITED, WINDS
+from .tiles import COPIES, FLOWERS, PLAYING, SUITED, WINDS
 
 KEYS = {
     "melds", "concealed", "winning_tile", "self_drawn", "seat_wind", "prevalent_wind", "flowers",
@@ -203,12 +203,14 @@ def check_counts(hand: Hand) -> None:
     tiles = [hand.winning_tile, *hand.concealed]
     for meld in hand.melds:
         tiles += meld.tiles
-    if len(tiles) - len(set(tiles)) < 4:  # a fifth copy needs four repeats: the usual answer
+    if len(tiles) - len(set(tiles)) < COPIES:  # a fifth copy needs four repeats: the usual answer
         return
     for code in set(tiles):
         copies = tiles.count(code)
-        if copies > 4:
-            raise HandError(f"{copies} copies of {code}: a set has only 4", _where(hand, code))
+        if copies > COPIES:
+            raise HandError(
+                f"{copies} copies of {code}: a set has only {COPIES}", _where(hand, code)
+            )
 
 
 def _where(hand: Hand, code: str) -> str:

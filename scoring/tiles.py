@@ -18,3 +18,4 @@ PLAYING: tuple[str, ...] = SUITED + HONORS  # the 34 tiles that form hands
 FACES: tuple[str, ...] = PLAYING + FLOWERS  # the 42 printed faces
 BACK = "back"
 CLASSES: tuple[str, ...] = (*FACES, BACK)  # 43 classifier classes
+COPIES = 4  # a set holds four of each playing tile and one of each flower

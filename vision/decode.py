@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring import score as score_hand
-from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, SEASONS
+from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, SEASONS
 from vision.layout import Group, Layout
 from vision.looks import alike, log_likeness_ratio, log_same_group_ratio
 from vision.shape import is_winning
@@ -343,7 +343,7 @@ def _legal(variables: list[_Variable], choice: list[int], melds: int) -> bool:
             counts[slot] += 1
             if variable.group is None:
                 concealed[slot] += 1
-    if max(counts[:34]) > 4:
+    if max(counts[:34]) > COPIES:
         return False
     return is_winning(tuple(concealed), melds)
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring import score as score_hand
-from scoring.tiles import BACK, CLASSES, FLOWERS, PLAYING, WINDS
+from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.geometry import meld_log_likelihood
 from vision.hand_rows import HAND_TILES, counted, hand_count
@@ -661,7 +661,7 @@ def _more_than_a_set_holds(tiles: Tiles, decoded: Decoded) -> bool:
     """Whether the face-up tiles of the whole photo, hand and discards, as decoded, hold
     more than the four copies of a suit or honour tile that one set has."""
     shown = [c for c, down in zip(decoded.codes, tiles.face_down, strict=True) if not down]
-    return any(shown.count(code) > 4 for code in set(shown) & set(PLAYING))
+    return any(shown.count(code) > COPIES for code in set(shown) & set(PLAYING))
 
 
 def _gaps_to_the_hand(
