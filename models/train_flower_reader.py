@@ -11,8 +11,11 @@ its head is new. Two readers from different classifier runs join into one graph 
 `--export-only --init A --ensemble B` (`models/flower_reader.md`).
 
 Faces: the training sources' flowers (`procedural`, `unicode`) and `models.flower_art`,
-posed and degraded by `models.tile_augment` at the reader's size. The held-out KDE art and
-the real camerash crops are only evaluated, never trained on.
+posed and degraded by `models.tile_augment` at the reader's size; with `--detected-crops`,
+also a share of flower faces cut from rendered photos of the training sources along the
+detector's corners, as the pipeline cuts them (`python -m models.detected_crops ...
+--flowers`), of which the last DETECTED_EVAL are kept apart to evaluate on. The held-out
+KDE art and the real camerash crops are only evaluated, never trained on.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ from tqdm import tqdm
 
 from models.camerash import read_camerash
 from models.classifier_net import TileClassifier
+from models.crop_pack import load_crops
 from models.flower_art import flower_face
-from models.tile_augment import augment
+from models.tile_augment import augment, photometric
 from models.train_classifier import (
     add_run_args,
     calibrate,
@@ -43,11 +47,13 @@ from models.train_classifier import (
     probs_of,
     to_tensor,
 )
-from scoring.tiles import FLOWERS
+from scoring.tiles import CLASSES, FLOWERS
 from vision.flowers import READER_H, READER_W
 
 SIZE = (READER_W, READER_H)
+DETECTED_EVAL = 400  # detected crops kept apart (the packs' last; photos render in order)
 Pool = dict[str, list[np.ndarray]]
+Crops = tuple[np.ndarray, np.ndarray]  # (n, h, w, 3) RGB uint8 and FLOWERS indices
 
 
 def build_pool(per_code: int, fixed_per_code: int, seed: int) -> Pool:
@@ -78,13 +84,23 @@ def draw_face(code: str, pool: Pool, rng: np.random.Generator, art_share: float)
 
 class AugmentedFlowers(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
     """Endless batches of augmented flower crops at the reader's size, the eight alike;
-    about one face in `1 / fresh_share` is a new procedural design put into the pool."""
+    about one face in `1 / fresh_share` is a new procedural design put into the pool, and
+    a `detected_share` of each batch are `detected` crops, relit (`photometric`)."""
 
     def __init__(
-        self, pool: Pool, batch: int, seed: int, art_share: float, fresh_share: float
+        self,
+        pool: Pool,
+        batch: int,
+        seed: int,
+        art_share: float,
+        fresh_share: float,
+        detected: Crops | None = None,
+        detected_share: float = 0.0,
     ) -> None:
         self.pool, self.batch, self.seed = pool, batch, seed
         self.art_share, self.fresh_share = art_share, fresh_share
+        self.detected = detected
+        self.detected_share = detected_share if detected is not None else 0.0
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
         from datasets.faces import get_source
@@ -94,7 +110,8 @@ class AugmentedFlowers(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
         rng = np.random.default_rng(self.seed + (info.id if info else 0) * 7919)
         source = get_source("procedural")
         while True:
-            labels = rng.integers(len(FLOWERS), size=self.batch)
+            n_detected = int(rng.binomial(self.batch, self.detected_share))
+            labels = rng.integers(len(FLOWERS), size=self.batch - n_detected)
             crops = []
             for label in labels:
                 code = FLOWERS[label]
@@ -103,7 +120,32 @@ class AugmentedFlowers(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
                     faces[int(rng.integers(len(faces)))] = _upright(source.face(code, rng))
                 face = draw_face(code, self.pool, rng, self.art_share)
                 crops.append(augment(face, rng, warp_share=0.2, size=SIZE))
+            if n_detected and self.detected is not None:
+                picks = rng.integers(len(self.detected[1]), size=n_detected)
+                for i in picks:
+                    crop = self.detected[0][i]
+                    if rng.random() < 0.5:
+                        crop = crop[::-1, ::-1]  # the detector's corners may be half a turn round
+                    crops.append(photometric(np.ascontiguousarray(crop), rng))
+                labels = np.concatenate([labels, self.detected[1][picks]])
             yield to_tensor(crops), torch.from_numpy(labels)
+
+
+def detected_flowers(paths: list[str]) -> tuple[Crops, Crops] | None:
+    """The flower crops of `models.detected_crops` packs, labelled among FLOWERS: those to
+    train on, and the last DETECTED_EVAL (at most a fifth) to evaluate on."""
+    if not paths:
+        return None
+    packs = [load_crops(path) for path in paths]
+    crops = np.concatenate([c for c, _ in packs])
+    classes = np.concatenate([labels for _, labels in packs])
+    keep = np.isin(classes, [CLASSES.index(code) for code in FLOWERS])
+    crops, classes = crops[keep], classes[keep]
+    labels = np.array([FLOWERS.index(CLASSES[k]) for k in classes], np.int64)
+    if crops.shape[1:3] != (READER_H, READER_W):
+        raise SystemExit(f"detected crops are {crops.shape[1:3]}, not the reader's size")
+    cut = len(labels) - min(DETECTED_EVAL, len(labels) // 5)
+    return (crops[:cut], labels[:cut]), (crops[cut:], labels[cut:])
 
 
 def fixed_set(
@@ -189,6 +231,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--art-share", type=float, default=0.5, help="faces from models.flower_art")
     p.add_argument("--fresh-share", type=float, default=0.1, help="new procedural designs")
     p.add_argument("--randconv-share", type=float, default=0.2)
+    p.add_argument(
+        "--detected-crops",
+        nargs="*",
+        default=[],
+        help=".npz packs of `models.detected_crops --flowers`, mixed into the batches",
+    )
+    p.add_argument(
+        "--detected-share", type=float, default=0.4, help="share of detected crops per batch"
+    )
     add_run_args(p, batch=64, lr=2e-3)
     p.add_argument("--resume", default=None, help="reader checkpoint to train on from")
     p.add_argument("--export-only", action="store_true", help="calibrate + export --init's net")
@@ -201,8 +252,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def train(args: argparse.Namespace, net: TileClassifier, pool: Pool, sets: dict, out: Path) -> None:
-    data = AugmentedFlowers(pool, args.batch, args.seed, args.art_share, args.fresh_share)
+def train(
+    args: argparse.Namespace,
+    net: TileClassifier,
+    pool: Pool,
+    sets: dict,
+    out: Path,
+    detected: Crops | None = None,
+) -> None:
+    data = AugmentedFlowers(
+        pool,
+        args.batch,
+        args.seed,
+        args.art_share,
+        args.fresh_share,
+        detected,
+        args.detected_share,
+    )
     loader = DataLoader(
         data, batch_size=None, num_workers=args.workers, prefetch_factor=4, persistent_workers=True
     )
@@ -261,6 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     with open(out / "log.jsonl", "a") as f:
         f.write(json.dumps({"args": vars(args), "pool_s": round(time.time() - t0, 1)}) + "\n")
     sets = {"synthetic": fixed_set(pool, 60, args.seed + 1, args.art_share)}
+    detected = detected_flowers(args.detected_crops)
+    if detected is not None:
+        sets["detected"] = (to_tensor(list(detected[1][0])), torch.from_numpy(detected[1][1]))
+        with open(out / "log.jsonl", "a") as f:
+            f.write(json.dumps({"detected_crops": [len(d[1]) for d in detected]}) + "\n")
     for name, found in (
         ("kde", heldout_set(24, args.seed + 2)),
         ("camerash", camerash_flowers(args.camerash)),
@@ -275,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.resume
             else start_net(args.init, args.width)
         )
-        train(args, net, pool, sets, out)
+        train(args, net, pool, sets, out, detected[0] if detected else None)
     # Temperature on fresh augmentations of the training sources' faces, for each reader
     # when several are joined (`--ensemble`), and for their mean.
     nets = [net, *(load_reader(path, args.width) for path in args.ensemble)]
