@@ -95,12 +95,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(describe(data))
         return 0
-    folder = Path(args.annotate) if args.annotate else None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
+    outs = _annotation_paths(args.annotate, args.photos) if args.annotate else {}
     failed = 0
     for i, photo in enumerate(args.photos):
-        out = str(folder / f"{Path(photo).stem}.png") if folder else None
+        out = outs.get(i)
         try:
             data = _recognized(recognizer, photo, context, args.ruleset, out)
         except CliError as exc:
@@ -114,6 +112,28 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(("\n" if i else "") + f"== {photo}\n{describe(data)}", flush=True)
     return 1 if failed else 0
+
+
+def _annotation_paths(folder: str, photos: list[str]) -> dict[int, str]:
+    """Per photo, FOLDER/STEM.png; STEM-2.png and on where two photos share a stem."""
+    where = Path(folder)
+    if where.suffix.lower() in (".png", ".jpg", ".jpeg", ".webp"):
+        raise CliError(f"--annotate {folder}: with several photos it names a folder")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--annotate {folder}: {exc.strerror}") from exc
+    paths: dict[int, str] = {}
+    taken: set[str] = set()
+    for i, photo in enumerate(photos):
+        stem, n = Path(photo).stem, 1
+        name = stem
+        while name in taken:
+            n += 1
+            name = f"{stem}-{n}"
+        taken.add(name)
+        paths[i] = str(where / f"{name}.png")
+    return paths
 
 
 def _recognized(

@@ -877,7 +877,20 @@ def test_cli_reads_several_photos_as_json_lines_and_goes_on_past_a_bad_one(
     assert lines[0]["hand"] == lines[2]["hand"] and lines[0]["hand"]["winning_tile"] == "W"
     assert set(lines[1]) == {"photo", "error"} and str(bad) in lines[1]["error"]
     assert err.count("\n") == 1 and "not-a-photo.jpg" in err
-    assert [p.name for p in drawn.iterdir()] == ["win.png"]
+    assert sorted(p.name for p in drawn.iterdir()) == ["win-2.png", "win.png"]
+
+
+def test_cli_annotation_of_several_photos_is_a_folder_not_a_file(
+    fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = _photo(tmp_path)
+    detector, classifier = fake_models
+    models = ["--detector", str(detector), "--classifier", str(classifier)]
+    code = main(
+        ["recognize", str(photo), str(photo), "--annotate", str(tmp_path / "a.png"), *models]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "names a folder" in err and not (tmp_path / "a.png").exists()
 
 
 def test_cli_text_for_several_photos_heads_each_with_its_path(
