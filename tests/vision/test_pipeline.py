@@ -859,6 +859,11 @@ def test_cli_json_and_annotation(
     assert (drawn != 90).any()  # something was drawn
 
 
+def _model_args(fake_models: tuple[Path, Path]) -> list[str]:
+    detector, classifier = fake_models
+    return ["--detector", str(detector), "--classifier", str(classifier)]
+
+
 def test_cli_reads_several_photos_as_json_lines_and_goes_on_past_a_bad_one(
     fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -868,9 +873,8 @@ def test_cli_reads_several_photos_as_json_lines_and_goes_on_past_a_bad_one(
     bad = tmp_path / "not-a-photo.jpg"
     bad.write_bytes(b"not really")
     drawn = tmp_path / "drawn"
-    detector, classifier = fake_models
     args = ["recognize", str(good), str(bad), str(good), "--json", "--annotate", str(drawn)]
-    code = main([*args, "--detector", str(detector), "--classifier", str(classifier)])
+    code = main([*args, *_model_args(fake_models)])
     out, err = capsys.readouterr()
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 1 and [line["photo"] for line in lines] == [str(good), str(bad), str(good)]
@@ -884,8 +888,7 @@ def test_cli_annotation_of_several_photos_is_a_folder_not_a_file(
     fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     photo = _photo(tmp_path)
-    detector, classifier = fake_models
-    models = ["--detector", str(detector), "--classifier", str(classifier)]
+    models = _model_args(fake_models)
     code = main(
         ["recognize", str(photo), str(photo), "--annotate", str(tmp_path / "a.png"), *models]
     )
@@ -897,8 +900,7 @@ def test_cli_text_for_several_photos_heads_each_with_its_path(
     fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     photo = _photo(tmp_path)
-    detector, classifier = fake_models
-    models = ["--detector", str(detector), "--classifier", str(classifier)]
+    models = _model_args(fake_models)
     code = main(["recognize", str(photo), str(photo), *models])
     out = capsys.readouterr().out
     assert code == 0 and out.count(f"== {photo}\n") == 2 and out.count("Hand: concealed") == 2
@@ -908,8 +910,7 @@ def test_cli_bad_context_stops_before_any_photo_is_read(
     fake_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     photo = _photo(tmp_path)
-    detector, classifier = fake_models
-    models = ["--detector", str(detector), "--classifier", str(classifier)]
+    models = _model_args(fake_models)
     code = main(["recognize", str(photo), str(photo), "--flowers", "9", *models])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.count("\n") == 1 and "flowers" in err
