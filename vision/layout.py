@@ -41,7 +41,8 @@ from vision.segment import (
 from vision.segment import Group as Group  # re-exported: callers import it from here
 from vision.types import Tiles
 
-ROLES = ("concealed", "winning", "meld", "concealed_kong", "flower", "stray")
+HAND_ROLES = ("concealed", "winning", "meld", "concealed_kong")  # the hand's own tiles
+ROLES = (*HAND_ROLES, "flower", "stray")
 _SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsure
 
 

@@ -21,7 +21,7 @@ from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.geometry import meld_log_likelihood
 from vision.hand_rows import HAND_TILES, counted, hand_count
-from vision.layout import Layout, layout, role_of_each, runs_along
+from vision.layout import HAND_ROLES, Layout, layout, role_of_each, runs_along
 from vision.load import Photo, load_photo
 from vision.sideways import MODEL_PATH as SIDEWAYS_MODEL
 from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
@@ -324,7 +324,7 @@ def _without_a_faint_lone_tile(
     faint tile of a hand past 14 may be a false one (held-out KDE photos 580 and 588, fresh
     training-source photo 380 of bench_train_s80: a tile found at 0.31-0.36 in a meld or
     beside it, the hand at 15)."""
-    hand = [g for g in found.groups if g.role in ("concealed", "winning", "meld", "concealed_kong")]
+    hand = [g for g in found.groups if g.role in HAND_ROLES]
     past_14 = _counted(found) > HAND_TILES
     faint = [
         t
@@ -685,11 +685,10 @@ def _concealed_set_out_like_a_meld(found: Layout, tiles: Tiles) -> bool:
     crosswise tile the detector did not see (held-out KDE photos 130 and 140: a chow and a
     pung read as concealed, legal hands passing unflagged)."""
     along = np.asarray(tiles.centers @ np.array([-found.up[1], found.up[0]]), np.float64)
-    placed = ("concealed", "winning", "meld", "concealed_kong")
     for row in {g.row for g in found.groups}:
         runs = [
             (run[0].role, sum(len(g.tiles) for g in run))
-            for run in runs_along(found.groups, row, along, placed)
+            for run in runs_along(found.groups, row, along, HAND_ROLES)
         ]
         roles = [role for role, _ in runs]
         melds = [j for j, role in enumerate(roles) if role in ("meld", "concealed_kong")]
