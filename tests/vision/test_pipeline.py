@@ -531,17 +531,25 @@ def _kong_ends_read_as_white_dragons() -> tuple[Tiles, list[int]]:
     return tiles, ends
 
 
+def _melds(result: Any) -> list[dict[str, Any]]:
+    """The decoded melds as the Hand JSON has them (without the detections' indices)."""
+    return [{k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds]
+
+
+def _assert_a_concealed_kong_of_1m(result: Any, backs: list[int]) -> None:
+    """A legal hand with a concealed kong of 1m whose `backs` are reported face down."""
+    assert result.decoded.hand is not None
+    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in _melds(result)
+    assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
+
+
 def test_a_concealed_kongs_pale_backs_read_as_white_dragons_are_backs() -> None:
     """Training-source photos 144 and 176: an ivory-backed set's concealed kong showed its
     two face-down ends, read P at 0.99; laid out as P 1m 1m P the hand counted 15 and no
     legal hand was read."""
     tiles, ends = _kong_ends_read_as_white_dragons()
     result = interpret(tiles)
-    assert result.decoded.hand is not None
-    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in [
-        {k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds
-    ]
-    assert all(result.to_json()["tiles"][i]["face_down"] for i in ends)
+    _assert_a_concealed_kong_of_1m(result, ends)
 
 
 def test_white_dragons_about_two_different_tiles_stay_faces() -> None:
@@ -573,11 +581,7 @@ def test_a_kong_all_face_down_whose_backs_read_as_white_dragons_is_a_kong() -> N
     dragon, and a wrong hand with three white dragons passed unflagged."""
     tiles, backs = _kong_all_down_partly_read_as_white_dragons()
     result = interpret(tiles, {"concealed_kongs": ["1m"]})
-    assert result.decoded.hand is not None
-    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in [
-        {k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds
-    ]
-    assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
+    _assert_a_concealed_kong_of_1m(result, backs)
 
 
 def test_a_kong_all_face_down_read_as_four_white_dragons_face_up_is_a_kong() -> None:
@@ -591,11 +595,7 @@ def test_a_kong_all_face_down_read_as_four_white_dragons_face_up_is_a_kong() -> 
         tiles.face_down[i] = False
         read_as(tiles, i, {"P": p_white, "back": 1.0 - p_white})
     result = interpret(tiles, {"concealed_kongs": ["1m"]})
-    assert result.decoded.hand is not None
-    assert {"type": "kong", "tiles": ["1m"] * 4, "concealed": True} in [
-        {k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds
-    ]
-    assert all(result.to_json()["tiles"][i]["face_down"] for i in backs)
+    _assert_a_concealed_kong_of_1m(result, backs)
 
 
 def test_a_back_the_detector_took_face_up_between_two_backs_is_face_down() -> None:
@@ -657,7 +657,7 @@ def test_a_claimed_pung_read_as_three_flowers_stays_a_claimed_pung(arrangement: 
         read_as(tiles, i, reading)
     result = interpret(tiles)
     assert result.decoded.hand is not None
-    melds = [{k: v for k, v in m.items() if k != "tile_indices"} for m in result.decoded.melds]
+    melds = _melds(result)
     assert {"type": "pung", "tiles": ["1s"] * 3, "claimed_from": "opposite"} in melds
     assert result.decoded.hand["concealed"] == ["W", "W", "N", "N", "N", "P", "P"]
     assert result.review  # the count's guess stays worth a look
