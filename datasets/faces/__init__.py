@@ -47,6 +47,12 @@ def _kde() -> FaceSource:
     return KdeSource()
 
 
+def _drawn_flowers() -> FaceSource:
+    from datasets.faces.drawn_flowers import DrawnFlowersSource
+
+    return DrawnFlowersSource()
+
+
 def _gnome() -> FaceSource:
     from datasets.faces.gnome import GnomeSource
 
@@ -60,6 +66,8 @@ _FACTORIES: dict[str, Callable[[], FaceSource]] = {
     "pixel": _pixel,
     "kde": _kde,
     "gnome": _gnome,
+    # Not in SOURCES: only a command that names it draws it (datasets/faces/drawn_flowers.py).
+    "drawnflowers": _drawn_flowers,
 }
 _CACHE: dict[str, FaceSource] = {}
 

@@ -380,3 +380,28 @@ def test_kde_source_fills_a_half_cached_raster_before_use(tmp_path, monkeypatch)
     assert len(source.paths("1m")) == len(kde.THEMES)
     kde.KdeSource()  # a full cache is used as it is
     assert calls == [1]
+
+
+def test_drawn_flowers_source_draws_flower_art_flowers_apart() -> None:
+    """`drawnflowers`, never in SOURCES: procedural suits, `models.flower_art` flowers, and
+    one scene's seed drawing each flower its own way (one seed for all eight drew 1h and
+    5h as the same emblem, a pair no reader can tell apart)."""
+    from models.flower_art import flower_face
+    from scoring.tiles import FLOWERS
+
+    assert "drawnflowers" not in SOURCES
+    drawn, procedural = _source("drawnflowers"), _source("procedural")
+    assert drawn.codes == frozenset(FACES)
+    # Seed 1 is one where `flower_face` alone draws each flower as the season of its number.
+    same_seed = [drawn.face(code, np.random.default_rng(1)) for code in FLOWERS]
+    assert all(f.shape == (160, 120, 3) and f.dtype == np.uint8 for f in same_seed)
+    for a, b in zip(same_seed[:4], same_seed[4:], strict=True):
+        assert not np.array_equal(a, b)  # a flower and the season of its number
+    assert np.array_equal(
+        flower_face("1h", np.random.default_rng(1)), flower_face("5h", np.random.default_rng(1))
+    )
+    assert np.array_equal(
+        drawn.face("5p", np.random.default_rng(3)), procedural.face("5p", np.random.default_rng(3))
+    )
+    a = drawn.face("6h", np.random.default_rng(9))
+    assert np.array_equal(a, drawn.face("6h", np.random.default_rng(9)))
