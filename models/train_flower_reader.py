@@ -14,8 +14,9 @@ Faces: the training sources' flowers (`procedural`, `unicode`) and `models.flowe
 posed and degraded by `models.tile_augment` at the reader's size; with `--detected-crops`,
 also a share of flower faces cut from rendered photos of the training sources along the
 detector's corners, as the pipeline cuts them (`python -m models.detected_crops ...
---flowers`), of which the last DETECTED_EVAL are kept apart to evaluate on. The held-out
-KDE art and the real camerash crops are only evaluated, never trained on.
+--flowers`), of which the last `models.flower_crops.DETECTED_EVAL` are kept apart to
+evaluate on (`python -m models.flower_crops READER --packs ...` reads them with any reader).
+The held-out KDE art and the real camerash crops are only evaluated, never trained on.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from tqdm import tqdm
 
 from models.camerash import read_camerash
 from models.classifier_net import TileClassifier
-from models.crop_pack import load_crops
 from models.flower_art import flower_face
+from models.flower_crops import Crops, detected_flowers
 from models.tile_augment import augment, photometric
 from models.train_classifier import (
     add_run_args,
@@ -47,13 +48,11 @@ from models.train_classifier import (
     probs_of,
     to_tensor,
 )
-from scoring.tiles import CLASSES, FLOWERS
+from scoring.tiles import FLOWERS
 from vision.flowers import READER_H, READER_W
 
 SIZE = (READER_W, READER_H)
-DETECTED_EVAL = 400  # detected crops kept apart (the packs' last; photos render in order)
 Pool = dict[str, list[np.ndarray]]
-Crops = tuple[np.ndarray, np.ndarray]  # (n, h, w, 3) RGB uint8 and FLOWERS indices
 
 
 def build_pool(per_code: int, fixed_per_code: int, seed: int) -> Pool:
@@ -129,23 +128,6 @@ class AugmentedFlowers(IterableDataset[tuple[torch.Tensor, torch.Tensor]]):
                     crops.append(photometric(np.ascontiguousarray(crop), rng))
                 labels = np.concatenate([labels, self.detected[1][picks]])
             yield to_tensor(crops), torch.from_numpy(labels)
-
-
-def detected_flowers(paths: list[str]) -> tuple[Crops, Crops] | None:
-    """The flower crops of `models.detected_crops` packs, labelled among FLOWERS: those to
-    train on, and the last DETECTED_EVAL (at most a fifth) to evaluate on."""
-    if not paths:
-        return None
-    packs = [load_crops(path) for path in paths]
-    crops = np.concatenate([c for c, _ in packs])
-    classes = np.concatenate([labels for _, labels in packs])
-    keep = np.isin(classes, [CLASSES.index(code) for code in FLOWERS])
-    crops, classes = crops[keep], classes[keep]
-    labels = np.array([FLOWERS.index(CLASSES[k]) for k in classes], np.int64)
-    if crops.shape[1:3] != (READER_H, READER_W):
-        raise SystemExit(f"detected crops are {crops.shape[1:3]}, not the reader's size")
-    cut = len(labels) - min(DETECTED_EVAL, len(labels) // 5)
-    return (crops[:cut], labels[:cut]), (crops[cut:], labels[cut:])
 
 
 def fixed_set(

@@ -7,9 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
-
-from models.train_flower_reader import DETECTED_EVAL, detected_flowers
+from models.flower_crops import DETECTED_EVAL, detected_flowers, named
 from scoring.tiles import CLASSES, FLOWERS
 from vision.flowers import READER_H, READER_W
 
@@ -45,3 +43,27 @@ def test_crops_of_another_size_are_refused(tmp_path: Path) -> None:
     np.savez(path, crops=np.zeros((10, 80, 64, 3), np.uint8), labels=np.full(10, 34))
     with pytest.raises(SystemExit, match="reader's size"):
         detected_flowers([str(path)])
+
+
+def test_named_counts_exact_number_and_group_apart() -> None:
+    labels = np.array([0, 1, 4, 7])  # 1h 2h 5h 8h
+    predicted = np.array([0, 5, 0, 3])  # right; season of its number; flower of it; 4h
+    assert named(predicted, labels) == {"exact": 0.25, "number": 1.0, "group": 0.25}
+
+
+def test_the_command_reads_every_crop_of_a_pack_with_each_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from models.flower_art import flower_face
+    from models.flower_crops import main
+
+    rng = np.random.default_rng(0)
+    faces = [flower_face(code, rng, (READER_W, READER_H)) for code in FLOWERS for _ in range(2)]
+    labels = [CLASSES.index(code) for code in FLOWERS for _ in range(2)]
+    path = tmp_path / "p.npz"
+    np.savez(path, crops=np.stack(faces), labels=np.array(labels))
+    reader = "models/flower_reader.onnx"
+    assert main([reader, reader, "--packs", str(path), "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0] == lines[1]
+    assert lines[0].startswith(f"{reader}: exact ") and lines[0].endswith(" of 16 crops")
