@@ -21,7 +21,7 @@ NAME = "drawnflowers"
 
 class DrawnFlowersSource(ProceduralSource):
     name = NAME
-    license = "MIT (this project); " + ProceduralSource.license.split("; ", 1)[1]
+    license = ProceduralSource.license  # models.flower_art is ours too, with the same fonts
 
     def face(self, code: str, rng: np.random.Generator) -> np.ndarray:
         check_code(self, code)
