@@ -19,7 +19,7 @@ import numpy as np
 
 from models.crop_pack import load_crops
 from scoring.tiles import CLASSES, FLOWERS
-from vision.flowers import READER_H, READER_W
+from vision.flowers import READER_H, READER_W, FlowerReader
 
 DETECTED_EVAL = 400  # detected crops kept apart (the packs' last; photos render in order)
 Crops = tuple[np.ndarray, np.ndarray]  # (n, h, w, 3) RGB uint8 and FLOWERS indices
@@ -65,8 +65,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="every crop, not the kept-apart")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
-    from vision.flowers import FlowerReader
-
     if args.all:
         crops, labels = flower_crops(args.packs)
     else:
