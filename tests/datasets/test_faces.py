@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from datasets.faces import SOURCES, ArtMissing, FaceSource, get_source
-from scoring.tiles import FACES, PLAYING
+from scoring.tiles import FACES, FLOWERS, PLAYING
 
 # What each source must cover: FluffyStuff is a riichi set (no flowers or seasons).
 EXPECTED_CODES = {
@@ -387,7 +387,6 @@ def test_drawn_flowers_source_draws_flower_art_flowers_apart() -> None:
     one scene's seed drawing each flower its own way (one seed for all eight drew 1h and
     5h as the same emblem, a pair no reader can tell apart)."""
     from models.flower_art import flower_face
-    from scoring.tiles import FLOWERS
 
     assert "drawnflowers" not in SOURCES
     drawn, procedural = _source("drawnflowers"), _source("procedural")
