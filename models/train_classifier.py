@@ -23,6 +23,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import onnx
 import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, IterableDataset
@@ -31,6 +32,7 @@ from tqdm import tqdm
 from models.camerash import read_camerash
 from models.classifier_net import Calibrated, Ensemble, TileClassifier, both_ways
 from models.crop_pack import load_crops
+from models.embedding_output import add_embedding
 from models.flower_art import flower_face
 from models.random_conv import random_convolution
 from models.scene_crops import scene_crops
@@ -314,6 +316,8 @@ def export_onnx(
         opset_version=OPSET,
         dynamo=False,
     )
+    if output == "probs":  # a classifier: its embedding too, for taught tile sets
+        onnx.save(add_embedding(onnx.load(str(path))), str(path))
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

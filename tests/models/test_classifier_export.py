@@ -43,8 +43,13 @@ def test_the_exported_ensemble_reads_as_in_torch(tmp_path: Path) -> None:
     export_onnx(model, path)
     x = torch.rand(3, 3, 80, 64)
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    (got,) = session.run(None, {"crops": x.numpy()})
+    got, embedding = session.run(None, {"crops": x.numpy()})
     np.testing.assert_allclose(got, probs_of(model, x).numpy(), atol=1e-5)
+    # The embedding a taught set compares: both runs' pooled features, the same for the crop
+    # turned half round, as the probabilities are.
+    (_, turned) = session.run(None, {"crops": x.flip(dims=(2, 3)).numpy()})
+    assert embedding.shape == (3, 2 * 256)
+    np.testing.assert_allclose(embedding, turned, atol=1e-5)
 
 
 def test_joining_runs_leaves_their_weights_and_statistics_as_trained() -> None:
