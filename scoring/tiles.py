@@ -19,3 +19,12 @@ FACES: tuple[str, ...] = PLAYING + FLOWERS  # the 42 printed faces
 BACK = "back"
 CLASSES: tuple[str, ...] = (*FACES, BACK)  # 43 classifier classes
 COPIES = 4  # a set holds four of each playing tile and one of each flower
+# How a set is laid out to be taught, one face of each, rows top to bottom: characters,
+# circles, bamboos 1-9, the honours E S W N C F P, then the flowers and seasons it has.
+STANDARD_ROWS: tuple[tuple[str, ...], ...] = (
+    SUITED[0:9],
+    SUITED[9:18],
+    SUITED[18:27],
+    HONORS,
+    FLOWERS,
+)

@@ -255,6 +255,24 @@ def rack_rows(
     return out
 
 
+def enrollment(
+    rows: Sequence[Sequence[str]], style: TileStyle, rng: np.random.Generator
+) -> list[Placement]:
+    """One face of each laid flat in rows, as a set is shown to be taught: rows top to bottom
+    (away from the player first), each left to right, a little apart and a little askew."""
+    out = []
+    gap = rng.uniform(0.15, 0.6) * style.height
+    for r, codes in enumerate(rows):
+        y = -r * (style.height + gap) + rng.normal(0, 1.0)
+        x = rng.normal(0, 1.5)
+        for code in codes:
+            x += style.width / 2
+            pose = flat_pose(x, y + rng.normal(0, 0.5), rng.normal(0, 2.0), style)
+            out.append(Placement(code, pose, False, False, "loose"))
+            x += style.width / 2 + abs(rng.normal(0.3, 0.6))
+    return out
+
+
 def scattered(
     codes: list[str],
     style: TileStyle,

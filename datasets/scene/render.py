@@ -24,14 +24,15 @@ from datasets.scene.labels import annotate
 from datasets.scene.layout import (
     Placement,
     declared_win,
+    enrollment,
     hand_in_play,
     pile,
     scattered,
     table_extras,
 )
-from scoring.tiles import FLOWERS, PLAYING
+from scoring.tiles import FLOWERS, PLAYING, STANDARD_ROWS
 
-KINDS = ("declared_win", "rows", "scattered", "pile")
+KINDS = ("declared_win", "rows", "scattered", "pile", "enrollment")
 
 
 @dataclass
@@ -58,7 +59,7 @@ def _wall(codes: frozenset[str]) -> list[str]:
 def _image_size(rng: np.random.Generator, size: int, kind: str) -> tuple[int, int]:
     ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.75, 0.15, 0.1]))
     short = round(size / ratio)
-    portrait = rng.random() < (0.15 if kind in ("declared_win", "rows") else 0.4)
+    portrait = rng.random() < (0.15 if kind in ("declared_win", "rows", "enrollment") else 0.4)
     return (short, size) if portrait else (size, short)
 
 
@@ -82,6 +83,9 @@ def _layout(
             bounds = np.array([xy.min(axis=0), xy.max(axis=0)])
             placements += table_extras(list(spare.elements()), style, rng, bounds)
         return placements, hand
+    if kind == "enrollment":
+        rows = [[c for c in row if c in codes] for row in STANDARD_ROWS]
+        return enrollment([row for row in rows if row], style, rng), None
     wall = _wall(codes)
     if kind == "rows":
         return hand_in_play(_random_hand(rng), style, rng, codes), None
@@ -115,16 +119,24 @@ def _camera(
     # Standing rows are shot from lower down and from the front, to read their faces; flat
     # layouts mostly from the player's seat, now and then from anywhere around the table.
     tilt = rng.uniform(35, 62) if kind == "rows" else float(rng.triangular(0, 20, 60))
+    if kind == "enrollment":  # from above, the rows across the frame
+        tilt = float(rng.triangular(0, 10, 40))
     if kind == "rows":
         azimuth = rng.normal(0, 12)
+    elif kind == "enrollment":
+        azimuth = rng.normal(0, 5)
     else:
         azimuth = rng.normal(0, 8) if rng.random() < 0.9 else rng.uniform(-180, 180)
     # Mostly level; now and then any turn (a photo from across the table, no EXIF turn).
     roll = rng.normal(0, 4) if rng.random() < 0.88 else rng.uniform(-180, 180)
+    if kind == "enrollment":
+        roll = rng.normal(0, 4)
     fill = rng.uniform(0.45, 0.8) if kind == "pile" else rng.uniform(0.65, 1.0)
     if kind == "declared_win" and rng.random() < 0.08:
         fill = rng.uniform(1.2, 2.0)  # a close-up: part of the hand, tiles cut by the frame
     spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
+    if kind == "enrollment":  # the whole set in the frame, as the guide asks
+        fill, spill = min(fill, 0.9), 0.0
     hfov = rng.uniform(55, 75)
     cam = frame_layout(pts, size, rng, tilt, azimuth, roll, fill, hfov, spill)
     # People turn the phone to suit the layout: a row running up the frame gets portrait.
@@ -257,8 +269,11 @@ def render_scene(
     sources: Sequence[str] = ("procedural",),
     kind: str = "declared_win",
     size: int = 1280,
+    face_seed: int | None = None,
 ) -> Scene:
-    """Render one labelled photo.
+    """Render one labelled photo. `face_seed` fixes the set's faces (with one source, one
+    design): photos drawn with the same seed show the same physical set, as a taught set's
+    photos do; by default every photo draws a new one.
 
     Example:
         >>> scene = render_scene(np.random.default_rng(0), ("procedural",), "declared_win", 640)
@@ -272,7 +287,8 @@ def render_scene(
         raise ValueError(f"no face source among {list(sources)} has its art on disk")
     source = str(rng.choice(usable))
     style = TileStyle.random(rng)
-    faces = FaceSet(source, int(rng.integers(2**31)), style.ivory_bgr)
+    style_seed = int(rng.integers(2**31))
+    faces = FaceSet(source, style_seed if face_seed is None else face_seed, style.ivory_bgr)
     if faces.dark_paper is not None:  # a black-faced set: its bodies are dark too
         style = replace(style, ivory_bgr=faces.dark_paper)
     codes = source_codes(source)
