@@ -10,6 +10,7 @@ give the right tile.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -59,6 +60,7 @@ QUARTER_LOOK_WIDER = 1.0
 QUARTER_LOOK_SURE = 0.99
 QUARTER_LOOK_GAIN = 0.3
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
+EMBEDDING_OUTPUT = "embedding"  # the features before the last layer (models/embedding_output.py)
 
 
 def session_options(threads: int | None = None) -> ort.SessionOptions:
@@ -193,6 +195,10 @@ class Classifier:
         reader (`vision.indices`; `index_model`, else the shipped file where it exists) weigh
         in with the corner index of every face."""
         self.model_path, self.session = open_model(model_path, MODEL_PATH, "classifier", threads)
+        self._digest = ""
+        outputs = {o.name: o for o in self.session.get_outputs()}
+        shape = outputs[EMBEDDING_OUTPUT].shape if EMBEDDING_OUTPUT in outputs else [0, 0]
+        self._embedding_size = shape[1] if isinstance(shape[1], int) else self._probe_size()
         self.flower_reader: FlowerReader | None = None
         if flowers:
             self.flower_reader = (
@@ -208,6 +214,20 @@ class Classifier:
                 else indices.IndexReader.shipped(threads)
             )
 
+    @property
+    def digest(self) -> str:
+        """The model file's SHA-256 (16 hex digits): a taught set's looks name the
+        classifier that embedded them."""
+        if not self._digest:
+            self._digest = hashlib.sha256(self.model_path.read_bytes()).hexdigest()[:16]
+        return self._digest
+
+    def _probe_size(self) -> int:
+        """The embedding's width where the graph leaves it symbolic: one blank crop's."""
+        name = self.session.get_inputs()[0].name
+        blank = np.zeros((1, 3, INPUT_H, INPUT_W), np.float32)
+        return int(self.session.run([EMBEDDING_OUTPUT], {name: blank})[0].shape[1])
+
     def classify_crops(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """(n, 43) float32 probabilities for BGR crops of any size (each resized to 80x64,
         and the flowers' to the flower reader's size)."""
@@ -216,12 +236,46 @@ class Classifier:
         probs = self._reread_flowers(probs, sides, lambda i: crops[i])
         return self._read_indices(probs, lambda i: crops[i])
 
+    def read_crops(self, crops: Sequence[npt.NDArray[np.uint8]]) -> tuple[FloatArray, FloatArray]:
+        """`classify_crops`' probabilities and the classifier's embedding of each crop:
+        ((n, 43), (n, embedding_size))."""
+        probs, embeddings = self._probs_and_embeddings(crops)
+        sides = np.array([max(np.asarray(c).shape[:2]) for c in crops], np.float32)
+        probs = self._reread_flowers(probs, sides, lambda i: crops[i])
+        return self._read_indices(probs, lambda i: crops[i]), embeddings
+
+    @property
+    def embedding_size(self) -> int:
+        """Features per face of the classifier's `embedding` output; 0 for a graph without
+        one (a taught set cannot be used with it)."""
+        return self._embedding_size
+
     def _probs(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """The classifier's own (n, 43) reading of BGR crops."""
+        return self._probs_and_embeddings(crops)[0]
+
+    def _probs_and_embeddings(
+        self, crops: Sequence[npt.NDArray[np.uint8]]
+    ) -> tuple[FloatArray, FloatArray]:
+        """The classifier's own (n, 43) reading of BGR crops and its (n, d) embeddings."""
+        d = self._embedding_size
         if not crops:
-            return np.zeros((0, len(CLASSES)), dtype=np.float32)
+            return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, d), np.float32)
         batch = np.stack([network_input(crop) for crop in crops])
-        return run_in_batches(self.session, batch, len(CLASSES))
+        if d == 0:
+            return run_in_batches(self.session, batch, len(CLASSES)), np.zeros(
+                (len(batch), 0), np.float32
+            )
+        name = self.session.get_inputs()[0].name
+        probs, embeddings = [], []
+        for i in range(0, len(batch), _BATCH):
+            p, e = self.session.run(["probs", EMBEDDING_OUTPUT], {name: batch[i : i + _BATCH]})
+            probs.append(p)
+            embeddings.append(e)
+        return (
+            np.concatenate(probs).astype(np.float32),
+            np.concatenate(embeddings).astype(np.float32),
+        )
 
     def _reread_flowers(
         self,
@@ -265,7 +319,7 @@ class Classifier:
         if len(tiles) == 0:
             return Tiles.empty()
         corners = tiles.corners / np.float32(photo.scale)  # original -> working pixels
-        probs = self._read(photo, corners, (FACE_MARGIN,))
+        probs, embeddings = self._read_embedded(photo, corners, FACE_MARGIN)
         unsure = np.nonzero(probs.max(axis=1) < SURE_FIRST_LOOK)[0]
         if len(unsure):
             again = self._read(photo, corners[unsure], SECOND_LOOK_MARGINS)
@@ -273,6 +327,7 @@ class Classifier:
             probs[unsure] = np.mean(looks, axis=0)
         corners, probs, turned = self._quarter_look(photo, tiles, corners, probs)
         if turned.any():
+            embeddings[turned] = self._read_embedded(photo, corners[turned], FACE_MARGIN)[1]
             tiles = replace(
                 tiles,
                 corners=corners * np.float32(photo.scale),
@@ -287,7 +342,9 @@ class Classifier:
         probs = self._read_indices(
             probs, lambda i: rectify(photo.image, quads[i], (indices.READER_W, indices.READER_H))
         )
-        return replace(tiles, probs=probs, looks=describe(photo.image, corners))
+        return replace(
+            tiles, probs=probs, looks=describe(photo.image, corners), embeddings=embeddings
+        )
 
     def _quarter_look(
         self, photo: Photo, tiles: Tiles, corners: FloatArray, probs: FloatArray
@@ -314,6 +371,12 @@ class Classifier:
         corners[chosen], probs[chosen] = quarter[take], again[take]
         turned[chosen] = True
         return corners, probs, turned
+
+    def _read_embedded(
+        self, photo: Photo, corners: FloatArray, margin: float
+    ) -> tuple[FloatArray, FloatArray]:
+        """Readings and embeddings of the faces through their quads widened by `margin`."""
+        return self._probs_and_embeddings([rectify(photo.image, q) for q in widen(corners, margin)])
 
     def _read(self, photo: Photo, corners: FloatArray, margins: Sequence[float]) -> FloatArray:
         """Readings of the faces through their quads widened by each margin in turn, in one

@@ -24,6 +24,7 @@ from vision.hand_rows import HAND_TILES, counted, hand_count
 from vision.layout import HAND_ROLES, Layout, layout, role_of_each, runs_along
 from vision.load import Photo, load_photo
 from vision.sideways import MODEL_PATH as SIDEWAYS_MODEL
+from vision.tileset import TileSet, TileSetError
 from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -133,6 +134,7 @@ class Recognition:
     models: dict[str, Json] = field(default_factory=dict)
     sha256: str = ""
     photo: Photo | None = None  # the decoded photo, for drawing; not part of the JSON
+    tileset: str | None = None  # the name of the taught set the tiles were read with
 
     @property
     def score_review(self) -> bool:
@@ -158,6 +160,7 @@ class Recognition:
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
             "models": self.models,
             "sha256": self.sha256,
+            "set": self.tileset,
         }
 
 
@@ -208,25 +211,40 @@ class Recognizer:
         if self.classifier.index_reader is not None:
             self.models["index_reader"] = _model_card(self.classifier.index_reader.model_path)
 
+    @property
+    def classifier_digest(self) -> str:
+        """What a taught set records as the classifier that embedded its looks."""
+        return self.classifier.digest
+
     def recognize(
         self,
         data: bytes | str | Path,
         context: Mapping[str, Any] | None = None,
         ruleset: str = "mcr",
+        tileset: TileSet | None = None,
     ) -> Recognition:
-        """Read a photo of a declared win. Raises PhotoError (bad photo), ContextError."""
+        """Read a photo of a declared win, with a taught `tileset` when given (embedded by
+        this classifier: `vision.teaching.reembedded`). Raises PhotoError (bad photo),
+        ContextError, TileSetError (a set this classifier cannot use)."""
         checked = check_context(context)
         timings: dict[str, float] = {}
-        photo, tiles = self.read_tiles(data, timings)
+        photo, tiles = self.read_tiles(data, timings, tileset)
         result = interpret(tiles, checked, ruleset, timings=timings, image_size=photo.original_size)
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
+        result.tileset = tileset.name if tileset is not None else None
         return result
 
     def read_tiles(
-        self, data: bytes | str | Path, timings: dict[str, float] | None = None
+        self,
+        data: bytes | str | Path,
+        timings: dict[str, float] | None = None,
+        tileset: TileSet | None = None,
     ) -> tuple[Photo, Tiles]:
-        """The models' half of `recognize`: the photo loaded, its tiles detected and named.
-        Fills `timings` (seconds per stage) when given. Raises PhotoError (bad photo)."""
+        """The models' half of `recognize`: the photo loaded, its tiles detected and named
+        (with `tileset`'s looks where given). Fills `timings` (seconds per stage) when
+        given. Raises PhotoError (bad photo)."""
+        if tileset is not None and len(tileset) and tileset.model != self.classifier_digest:
+            raise TileSetError(f"set {tileset.name!r} was embedded by another classifier")
         timings = timings if timings is not None else {}
         clock = time.perf_counter()
         photo = load_photo(data)
@@ -234,6 +252,8 @@ class Recognizer:
         tiles = self.detector.detect(photo)
         clock = _lap(timings, "detect", clock)
         tiles = self.classifier.classify(photo, tiles)
+        if tileset is not None:
+            tiles = replace(tiles, probs=tileset.read(tiles.probs, tiles.embeddings))
         _lap(timings, "classify", clock)
         return photo, tiles
 

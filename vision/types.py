@@ -46,6 +46,9 @@ class Tiles:
             classified.
         looks: (n, ...) each face as `vision.looks.describe` keeps it, to tell copies of one
             face from two faces (`vision.looks.alike`); (n, 0) until classified.
+        embeddings: (n, d) the classifier's features of each face, which a taught tile set
+            compares (`vision.tileset`); (n, 0) until classified, or from a classifier
+            without them.
     """
 
     xyxy: FloatArray
@@ -55,6 +58,7 @@ class Tiles:
     face_down: BoolArray
     probs: FloatArray = field(default_factory=lambda: _empty_probs(0))
     looks: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    embeddings: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
@@ -71,6 +75,11 @@ class Tiles:
         self.looks = np.asarray(self.looks, dtype=np.float32)
         if len(self.looks) != n:
             raise ValueError(f"{len(self.looks)} looks for {n} tiles")
+        if len(self.embeddings) == 0:
+            self.embeddings = np.zeros((n, 0), np.float32)
+        self.embeddings = np.asarray(self.embeddings, dtype=np.float32)
+        if len(self.embeddings) != n:
+            raise ValueError(f"{len(self.embeddings)} embeddings for {n} tiles")
 
     @classmethod
     def empty(cls) -> Tiles:
@@ -91,6 +100,7 @@ class Tiles:
             self.face_down[index],
             self.probs[index],
             self.looks[index],
+            self.embeddings[index],
         )
 
     @property

@@ -1,0 +1,114 @@
+"""Reading an enrollment photo: the order labels the tiles, and a photo laid out otherwise is
+refused with the row named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.tiles import CLASSES, FLOWERS, STANDARD_ROWS
+from vision.enroll import EnrollmentError, find_rows, read_enrollment
+from vision.types import Tiles
+
+W, H = 60.0, 80.0
+
+
+def _tiles(rows: list[list[str]], turned: bool = False, tilt: float = 0.0) -> Tiles:
+    """Upright faces in rows, each read as its code at 0.9; `turned`: the photo taken from
+    across the table (the detector still gives corners with the face's up to the top);
+    `tilt`: the rows run at this angle (radians)."""
+    centres, codes = [], []
+    for r, row in enumerate(rows):
+        for k, code in enumerate(row):
+            centres.append((100 + k * (W + 8), 100 + r * (H + 30)))
+            codes.append(code)
+    xy = np.array(centres, np.float64)
+    if turned:
+        xy = 2000 - xy
+    c, s = np.cos(tilt), np.sin(tilt)
+    xy = xy @ np.array([[c, s], [-s, c]])
+    right, down = np.array([c, s]) * W / 2, np.array([-s, c]) * H / 2
+    corners = np.stack(
+        [xy - right - down, xy + right - down, xy + right + down, xy - right + down], axis=1
+    )
+    probs = np.full((len(codes), len(CLASSES)), 0.1 / (len(CLASSES) - 1), np.float32)
+    for i, code in enumerate(codes):
+        probs[i, CLASSES.index(code)] = 0.9
+    n = len(codes)
+    return Tiles(
+        np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1),
+        corners,
+        np.ones(n),
+        np.zeros(n, bool),
+        np.zeros(n, bool),
+        probs,
+    )
+
+
+def _order(with_flowers: bool = True) -> list[list[str]]:
+    return [list(r) for r in STANDARD_ROWS[: 5 if with_flowers else 4]]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+@pytest.mark.parametrize("tilt", [0.0, 0.25, -0.3])
+def test_the_order_labels_every_face(turned: bool, tilt: float) -> None:
+    tiles = _tiles(_order(), turned, tilt)
+    enrollment = read_enrollment(tiles)
+    truth = [c for row in _order() for c in row]
+    assert enrollment.labels == truth
+    assert enrollment.warnings == []
+
+
+def test_a_set_without_flowers_has_four_rows() -> None:
+    assert read_enrollment(_tiles(_order(False))).labels == [c for r in _order(False) for c in r]
+
+
+def test_four_seasons_alone_are_taught_as_seasons() -> None:
+    rows = [*_order(False), list(FLOWERS[4:])]
+    assert read_enrollment(_tiles(rows)).labels[-4:] == list(FLOWERS[4:])
+
+
+def test_a_missing_tile_names_its_row() -> None:
+    rows = _order()
+    rows[1] = rows[1][:-1]
+    with pytest.raises(EnrollmentError, match=r"row 2 \(circles 1-9\) holds 8 tiles, not 9"):
+        read_enrollment(_tiles(rows))
+
+
+def test_rows_laid_in_another_order_are_refused() -> None:
+    rows = _order()
+    rows[1], rows[2] = rows[2], rows[1]
+    with pytest.raises(EnrollmentError, match="row 2 reads as bamboos 1-9, not circles 1-9"):
+        read_enrollment(_tiles(rows))
+
+
+def test_a_row_laid_right_to_left_is_refused() -> None:
+    rows = _order()
+    rows[0] = rows[0][::-1]
+    with pytest.raises(EnrollmentError, match=r"row 1 .* reads right to left"):
+        read_enrollment(_tiles(rows))
+
+
+def test_a_photo_of_a_hand_is_not_an_enrollment() -> None:
+    with pytest.raises(EnrollmentError, match="found 3 rows"):
+        read_enrollment(_tiles(_order()[:3]))
+    with pytest.raises(EnrollmentError, match="no tiles found"):
+        read_enrollment(Tiles.empty())
+
+
+def test_a_face_the_classifier_misreads_is_taught_as_laid_with_a_warning() -> None:
+    """A design it never saw: its 8s read as 8p, surely. The order says 8s; one face does not
+    dispute a row."""
+    tiles = _tiles(_order())
+    i = [c for row in _order() for c in row].index("8s")
+    tiles.probs[i] = 1e-5
+    tiles.probs[i, CLASSES.index("8p")] = 1.0
+    enrollment = read_enrollment(tiles)
+    assert enrollment.labels[i] == "8s"
+    assert enrollment.warnings == ["row 3 tile 8 is taught as 8s; the base reading says 8p"]
+
+
+def test_rows_are_found_along_the_faces_own_up() -> None:
+    rows = find_rows(_tiles(_order(), tilt=0.35))
+    assert [len(r) for r in rows] == [9, 9, 9, 7, 8]
+    assert rows[0] == list(range(9))

@@ -1,0 +1,148 @@
+"""A taught tile set: its looks, its file, and the joint reading."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.tiles import BACK, CLASSES
+from vision.tileset import (
+    CROP_H,
+    CROP_W,
+    LOOKS_PER_FACE,
+    TileSet,
+    TileSetError,
+    check_name,
+    joint_reading,
+)
+
+D = 16
+
+
+def _looks(codes: list[str], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    embeddings = rng.random((len(codes), D)).astype(np.float32)
+    crops = rng.integers(0, 255, (len(codes), CROP_H, CROP_W, 3), dtype=np.uint8)
+    return embeddings, crops
+
+
+def _set(codes: list[str], seed: int = 0) -> TileSet:
+    embeddings, crops = _looks(codes, np.random.default_rng(seed))
+    return TileSet("home").with_looks(codes, embeddings, crops, ["p.jpg"] * len(codes), "m1")
+
+
+@pytest.mark.parametrize("name", ["", "../x", "a/b", "A", "-a", "a-", "a" * 65, "ä", "a b"])
+def test_a_set_name_is_a_plain_slug(name: str) -> None:
+    with pytest.raises(TileSetError, match="bad set name"):
+        check_name(name)
+
+
+@pytest.mark.parametrize("name", ["a", "home", "club-2026", "kde_classic", "x" * 64])
+def test_slugs_are_names(name: str) -> None:
+    assert check_name(name) == name
+
+
+def test_a_face_keeps_its_newest_looks_up_to_the_cap() -> None:
+    tileset = _set(["1s"] * (LOOKS_PER_FACE + 5) + ["E"])
+    assert tileset.counts() == {"1s": LOOKS_PER_FACE, "E": 1}
+    more = tileset.with_looks(["1s"], *_looks(["1s"], np.random.default_rng(9)), ["new"], "m1")
+    assert more.counts()["1s"] == LOOKS_PER_FACE
+    ones = [o for c, o in zip(more.codes, more.origins, strict=True) if c == "1s"]
+    assert ones.count("new") == 1 and len(ones) == LOOKS_PER_FACE
+
+
+def test_looks_of_another_classifier_are_refused() -> None:
+    tileset = _set(["1s"])
+    with pytest.raises(TileSetError, match="another classifier"):
+        tileset.with_looks(["E"], *_looks(["E"], np.random.default_rng(1)), ["x"], "m2")
+
+
+def test_a_set_file_reads_back_as_it_was_written() -> None:
+    tileset = _set(["1s", "1s", "P", BACK])
+    again = TileSet.from_bytes(tileset.to_bytes())
+    assert again.codes == tileset.codes and again.origins == tileset.origins
+    assert again.model == "m1" and again.name == "home"
+    np.testing.assert_array_equal(again.embeddings, tileset.embeddings)
+    np.testing.assert_array_equal(again.crops, tileset.crops)
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b"not a zip", b"PK\x03\x04" + b"\x00" * 40, np.zeros(3).tobytes()]
+)
+def test_anything_else_is_not_a_set_file(data: bytes) -> None:
+    with pytest.raises(TileSetError, match="not a tile set file"):
+        TileSet.from_bytes(data)
+
+
+def test_a_set_file_with_unknown_codes_or_bad_numbers_is_refused() -> None:
+    import io
+    import json
+
+    tileset = _set(["1s", "E"])
+
+    def written(**changes: np.ndarray) -> bytes:
+        buffer = io.BytesIO()
+        arrays = {
+            "meta": np.array(json.dumps({"format": 1, "name": "home", "model": "m1"})),
+            "codes": np.array(tileset.codes),
+            "embeddings": tileset.embeddings,
+            "crops": tileset.crops,
+            "origins": np.array(tileset.origins),
+            **changes,
+        }
+        np.savez(buffer, **arrays)  # type: ignore[arg-type]
+        return buffer.getvalue()
+
+    assert TileSet.from_bytes(written()).codes == ("1s", "E")
+    with pytest.raises(TileSetError, match="unknown tile codes"):
+        TileSet.from_bytes(written(codes=np.array(["1s", "Z"])))
+    with pytest.raises(TileSetError, match="NaN"):
+        TileSet.from_bytes(written(embeddings=np.full((2, D), np.nan, np.float32)))
+    with pytest.raises(TileSetError, match="differ in number"):
+        TileSet.from_bytes(written(codes=np.array(["1s"])))
+    with pytest.raises(TileSetError, match="bad set name"):
+        meta = np.array(json.dumps({"format": 1, "name": "../etc", "model": "m1"}))
+        TileSet.from_bytes(written(meta=meta))
+
+
+def test_likeness_is_the_best_look_of_each_taught_face() -> None:
+    e = np.eye(D, dtype=np.float32)
+    crops = np.zeros((3, CROP_H, CROP_W, 3), np.uint8)
+    tileset = TileSet("s").with_looks(["1s", "1s", "E"], e[[0, 1, 2]], crops, ["a"] * 3, "m")
+    like, taught = tileset.likeness(np.stack([e[1], e[2] + e[0]]))
+    one_s, east = CLASSES.index("1s"), CLASSES.index("E")
+    assert taught.sum() == 2 and taught[one_s] and taught[east]
+    assert like[0, one_s] == pytest.approx(1.0) and like[0, east] == pytest.approx(0.0)
+    assert like[1, one_s] == pytest.approx(like[1, east]) == pytest.approx(2**-0.5)
+
+
+def test_a_face_that_looks_like_its_taught_look_wins_over_a_sure_misreading() -> None:
+    """The bird 1s read as East: the set was shown this bird as 1s."""
+    probs = np.full((1, len(CLASSES)), 1e-4, np.float32)
+    probs[0, CLASSES.index("E")] = 0.97
+    probs /= probs.sum()
+    like = np.full((1, len(CLASSES)), 0.3, np.float32)
+    like[0, CLASSES.index("1s")] = 0.97
+    taught = np.ones(len(CLASSES), bool)
+    taught[CLASSES.index(BACK)] = False
+    read = joint_reading(probs, like, taught)
+    assert CLASSES[int(read.argmax())] == "1s"
+    np.testing.assert_allclose(read.sum(axis=1), 1.0, rtol=1e-5)
+
+
+def test_a_face_the_set_never_showed_keeps_the_classifiers_word() -> None:
+    """A face-down tile, when the set was taught faces only: it looks like no face."""
+    probs = np.full((1, len(CLASSES)), 1e-4, np.float32)
+    probs[0, CLASSES.index(BACK)] = 0.99
+    like = np.full((1, len(CLASSES)), 0.35, np.float32)
+    taught = np.array([c != BACK for c in CLASSES])
+    assert CLASSES[int(joint_reading(probs, like, taught).argmax())] == BACK
+
+
+def test_an_empty_set_reads_as_the_classifier() -> None:
+    probs = np.random.default_rng(0).dirichlet(np.ones(len(CLASSES)), 3).astype(np.float32)
+    assert TileSet("e").read(probs, np.zeros((3, D), np.float32)) is probs
+
+
+def test_looks_of_another_width_are_a_clear_error() -> None:
+    with pytest.raises(TileSetError, match="embed the set again"):
+        _set(["1s"]).likeness(np.zeros((1, D + 1), np.float32))

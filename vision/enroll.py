@@ -1,0 +1,177 @@
+"""An enrollment photo: one face of each laid in the standard order, read into labels.
+
+The order labels the tiles (`scoring.tiles.STANDARD_ROWS`: rows top to bottom, characters,
+circles, bamboos 1-9, the honours E S W N C F P, then the flowers and seasons the set has).
+The faces' own corners say which way the rows run, so a photo taken at an angle or from
+across the table reads the same. The reading is checked before anything is taught: the
+number of rows and of tiles in each, and whether the classifier, which knows most designs
+roughly, finds a row far better explained as another row or the same row the wrong way
+round. A photo that fails is refused with a message naming the row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+
+from scoring.tiles import CLASSES, FLOWERS, STANDARD_ROWS
+from vision.types import FloatArray, Tiles
+
+ROW_NAMES = ("characters 1-9", "circles 1-9", "bamboos 1-9", "honours E S W N C F P", "flowers")
+ORDER_TEXT = (
+    "rows top to bottom: characters 1-9, circles 1-9, bamboos 1-9, the honours "
+    "E S W N C F P, then the flowers and seasons"
+)
+# Two rows of one photo are split where their centres lie this many face heights apart
+# across the rows: rows lie about 1.2-1.6 heights apart, tiles of one row within 0.3.
+ROW_SPLIT = 0.6
+# A row is refused when another row of the order, or this one the wrong way round, explains
+# the classifier's reading better by this many nats a tile: on a design it was never trained
+# on, the classifier misreads a face or two of a row, never most of them.
+DISPUTE_NATS_PER_TILE = 1.0
+# A single face is worth a warning when the classifier reads it as another face this surely.
+SURE_OTHER = 0.99
+_FLOOR = 1e-4
+
+
+class EnrollmentError(ValueError):
+    """The photo is not an enrollment photo as laid out; the message says which row."""
+
+
+@dataclass(frozen=True)
+class Enrollment:
+    """Each detected tile's label (`labels[i]` is tile i's code, or None for a tile left
+    out) and the warnings worth showing (single faces the classifier reads otherwise)."""
+
+    labels: list[str | None]
+    rows: list[list[int]]
+    warnings: list[str]
+
+
+def _directions(tiles: Tiles) -> tuple[np.ndarray, np.ndarray, float]:
+    """The unit vector along the rows and across them (down the faces), and the median
+    face height, from the faces' corners."""
+    c = tiles.corners
+    right = ((c[:, 1] - c[:, 0]) + (c[:, 2] - c[:, 3])) / 2
+    down = ((c[:, 3] - c[:, 0]) + (c[:, 2] - c[:, 1])) / 2
+    angle = float(np.median(np.arctan2(right[:, 1], right[:, 0])))
+    along = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-along[1], along[0]])  # a quarter turn on from `along`, image y down
+    if float(np.median(down @ across)) < 0:
+        across = -across
+    height = float(np.median(np.linalg.norm(down, axis=1)))
+    return along, across, max(height, 1.0)
+
+
+def find_rows(tiles: Tiles) -> list[list[int]]:
+    """Tile indices in rows, rows top to bottom along the faces' own up, each left to right."""
+    if len(tiles) == 0:
+        return []
+    along, across, height = _directions(tiles)
+    centres = tiles.centers.astype(np.float64)
+    y, x = centres @ across, centres @ along
+    order = np.argsort(y, kind="stable")
+    rows: list[list[int]] = [[int(order[0])]]
+    for a, b in pairwise(order):
+        if y[b] - y[a] > ROW_SPLIT * height:
+            rows.append([])
+        rows[-1].append(int(b))
+    return [sorted(row, key=lambda i: x[i]) for row in rows]
+
+
+def _log_likelihood(probs: FloatArray, row: list[int], codes: tuple[str, ...]) -> float:
+    cols = [CLASSES.index(c) for c in codes]
+    return float(np.log(np.maximum(probs[row, cols], _FLOOR)).sum())
+
+
+def _rows_likelihood(
+    probs: FloatArray, rows: list[list[int]], codes: list[tuple[str, ...]]
+) -> float:
+    return sum(_log_likelihood(probs, r, c) for r, c in zip(rows, codes, strict=True))
+
+
+def _row_codes(n_rows: int, lengths: list[int]) -> list[tuple[str, ...]]:
+    """What each row should hold; EnrollmentError when the counts do not fit the order."""
+    wanted = [len(r) for r in STANDARD_ROWS[:4]]
+    if n_rows not in (4, 5):
+        raise EnrollmentError(
+            f"found {n_rows} row{'s' if n_rows != 1 else ''} of tiles; an enrollment photo "
+            f"holds 4 or 5, one face of each: {ORDER_TEXT}"
+        )
+    for r, (got, want) in enumerate(zip(lengths, wanted, strict=False)):
+        if got != want:
+            raise EnrollmentError(
+                f"row {r + 1} ({ROW_NAMES[r]}) holds {got} tile{'s' if got != 1 else ''}, "
+                f"not {want}: a tile is "
+                "missing, extra, or was not found; lay the row with a little space "
+                "between tiles"
+            )
+    codes = [tuple(row) for row in STANDARD_ROWS[:4]]
+    if n_rows == 5:
+        if lengths[4] not in (4, 8):
+            raise EnrollmentError(
+                f"row 5 (flowers) holds {lengths[4]} tiles: lay all eight flowers and "
+                "seasons (or a set's four), 1 to 4 then 1 to 4, or leave the row out"
+            )
+        codes.append(FLOWERS if lengths[4] == 8 else FLOWERS[:4])
+    return codes
+
+
+def read_enrollment(tiles: Tiles) -> Enrollment:
+    """Label the tiles of an enrollment photo (module docstring); raises EnrollmentError."""
+    if len(tiles) == 0:
+        raise EnrollmentError(f"no tiles found; lay one face of each, {ORDER_TEXT}")
+    seen = find_rows(tiles)
+    # The same photo taken from across the table: the rows and each row the other way.
+    turned = [row[::-1] for row in seen[::-1]]
+    fits: list[tuple[list[list[int]], list[tuple[str, ...]]]] = []
+    refusals: list[EnrollmentError] = []
+    for rows in (seen, turned):
+        try:
+            fits.append((rows, _row_codes(len(rows), [len(r) for r in rows])))
+        except EnrollmentError as exc:
+            refusals.append(exc)
+    if not fits:
+        raise refusals[0]  # as the photo shows it: the row a person can find
+    rows, codes = max(fits, key=lambda fit: _rows_likelihood(tiles.probs, *fit))
+    if len(codes) == 5 and len(codes[4]) == 4:  # four flowers, or four seasons?
+        seasons = _log_likelihood(tiles.probs, rows[4], FLOWERS[4:])
+        if seasons > _log_likelihood(tiles.probs, rows[4], FLOWERS[:4]):
+            codes[4] = FLOWERS[4:]
+    _check_rows(tiles.probs, rows, codes)
+    labels: list[str | None] = [None] * len(tiles)
+    warnings = []
+    for r, (row, row_codes) in enumerate(zip(rows, codes, strict=True)):
+        for k, (i, code) in enumerate(zip(row, row_codes, strict=True)):
+            labels[i] = code
+            best = int(np.argmax(tiles.probs[i]))
+            if CLASSES[best] != code and tiles.probs[i, best] >= SURE_OTHER:
+                warnings.append(
+                    f"row {r + 1} tile {k + 1} is taught as {code}; "
+                    f"the base reading says {CLASSES[best]}"
+                )
+    return Enrollment(labels, rows, warnings)
+
+
+def _check_rows(probs: FloatArray, rows: list[list[int]], codes: list[tuple[str, ...]]) -> None:
+    """EnrollmentError for the first row that reads far better as another row of the order
+    or as itself the wrong way round."""
+    for r, (row, want) in enumerate(zip(rows, codes, strict=True)):
+        expected = _log_likelihood(probs, row, want)
+        margin = DISPUTE_NATS_PER_TILE * len(row)
+        reversed_ = _log_likelihood(probs, row, want[::-1])
+        if reversed_ > expected + margin:
+            raise EnrollmentError(
+                f"row {r + 1} ({ROW_NAMES[r]}) reads right to left: lay each row from the "
+                "left, 1 to 9 (E S W N C F P for the honours)"
+            )
+        for other, other_codes in enumerate(STANDARD_ROWS):
+            if other == r or len(other_codes) != len(row):
+                continue
+            if _log_likelihood(probs, row, other_codes) > expected + margin:
+                raise EnrollmentError(
+                    f"row {r + 1} reads as {ROW_NAMES[other]}, not {ROW_NAMES[r]}: "
+                    f"lay the {ORDER_TEXT}"
+                )

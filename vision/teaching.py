@@ -1,0 +1,169 @@
+"""Teaching a tile set: faces cut from photos as the classifier reads them, labelled by an
+enrollment photo's order or by boxes a person drew, added to the set as looks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from scoring.tiles import CLASSES
+from vision.classify import FACE_MARGIN, Classifier, rectify, widen
+from vision.enroll import Enrollment, read_enrollment
+from vision.load import Photo
+from vision.tileset import CROP_H, CROP_W, TileSet, UInt8Array
+from vision.types import FloatArray, Tiles
+
+# A drawn box is matched to the detection it overlaps most, at least this much (IoU);
+# boxes need not be exact, and a box no detection matches is read as drawn.
+MATCH_IOU = 0.3
+
+
+@dataclass(frozen=True)
+class Label:
+    """A person's label of one tile in a photo: its code and its box [x, y, w, h] or its
+    face's corners (TL, TR, BR, BL), in the original photo's pixels."""
+
+    code: str
+    bbox: tuple[float, float, float, float] | None = None
+    corners: tuple[tuple[float, float], ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.code not in CLASSES:
+            raise ValueError(f"unknown tile code {self.code!r}")
+        if (self.bbox is None) == (self.corners is None):
+            raise ValueError("a label needs a box or corners, not both")
+        if self.bbox is not None and (self.bbox[2] <= 0 or self.bbox[3] <= 0):
+            raise ValueError(f"an empty box {list(self.bbox)}")
+        if self.corners is not None and len(self.corners) != 4:
+            raise ValueError("a label's corners are four [x, y] points")
+
+
+@dataclass(frozen=True)
+class Looks:
+    """Faces to add to a set: what each shows, its embedding and crop, where it came from."""
+
+    codes: list[str]
+    embeddings: FloatArray
+    crops: UInt8Array
+    origins: list[str]
+    matched: int = 0  # labels whose box a detection matched
+    as_drawn: int = 0  # labels read inside their own box
+    warnings: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def added_to(self, tileset: TileSet, digest: str) -> TileSet:
+        return tileset.with_looks(self.codes, self.embeddings, self.crops, self.origins, digest)
+
+
+def face_crops(photo: Photo, corners: FloatArray) -> UInt8Array:
+    """(n, 80, 64, 3) the faces inside `corners` (original pixels) as the classifier reads
+    them: rectified through the quad widened by FACE_MARGIN."""
+    quads = widen(corners / np.float32(photo.scale), FACE_MARGIN)
+    crops = [rectify(photo.image, q) for q in quads]
+    return np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+
+
+def embed(classifier: Classifier, crops: UInt8Array) -> FloatArray:
+    """The classifier's embeddings of face crops; ValueError for a classifier without them."""
+    if classifier.embedding_size == 0:
+        raise ValueError("this classifier has no embedding output: a set cannot be taught")
+    return classifier.read_crops(list(crops))[1]
+
+
+def reembedded(tileset: TileSet, classifier: Classifier, digest: str) -> TileSet:
+    """`tileset` with its looks embedded by `classifier` (digest `digest`) where another
+    classifier embedded them: the kept crops are read again."""
+    if tileset.model == digest or len(tileset) == 0:
+        return tileset
+    looks = Looks(
+        list(tileset.codes),
+        embed(classifier, tileset.crops),
+        tileset.crops,
+        list(tileset.origins),
+    )
+    return looks.added_to(TileSet(tileset.name, created=tileset.created), digest)
+
+
+def enrollment_looks(photo: Photo, tiles: Tiles, origin: str) -> tuple[Looks, Enrollment]:
+    """Every face of an enrollment photo as a look (`vision.enroll`); raises EnrollmentError
+    naming the row that does not fit."""
+    enrollment = read_enrollment(tiles)
+    keep = [i for i, label in enumerate(enrollment.labels) if label is not None]
+    looks = Looks(
+        [str(enrollment.labels[i]) for i in keep],
+        tiles.embeddings[keep],
+        face_crops(photo, tiles.corners[keep]),
+        [origin] * len(keep),
+        warnings=tuple(enrollment.warnings),
+    )
+    return looks, enrollment
+
+
+def _iou(box: npt.NDArray[np.float32], boxes: FloatArray) -> FloatArray:
+    x1 = np.maximum(box[0], boxes[:, 0])
+    y1 = np.maximum(box[1], boxes[:, 1])
+    x2 = np.minimum(box[2], boxes[:, 2])
+    y2 = np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return np.asarray(inter / np.maximum(area + areas - inter, 1e-6), np.float32)
+
+
+def _box_corners(bbox: tuple[float, float, float, float]) -> FloatArray:
+    """A drawn box's corners as a face's: upright, and a quarter turn round when the box is
+    wider than tall (a tile lying crosswise; which quarter does not matter, as the embedding
+    is the same for a face turned half round)."""
+    x, y, w, h = bbox
+    quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+    return np.roll(quad, 1, axis=0) if w > h else quad
+
+
+def label_corners(labels: Sequence[Label], tiles: Tiles) -> tuple[FloatArray, int]:
+    """(n, 4, 2) the face corners to read for each label: its own corners where given, else
+    the detection its box overlaps most (one detection per box, larger overlaps first),
+    else the box itself. Returns the corners and how many labels a detection matched."""
+    out = np.zeros((len(labels), 4, 2), np.float32)
+    pairs = []
+    for j, label in enumerate(labels):
+        if label.corners is not None:
+            out[j] = np.asarray(label.corners, np.float32)
+            continue
+        assert label.bbox is not None
+        x, y, w, h = label.bbox
+        box = np.array([x, y, x + w, y + h], np.float32)
+        out[j] = _box_corners(label.bbox)
+        if len(tiles):
+            overlaps = _iou(box, tiles.xyxy)
+            pairs += [(float(overlaps[i]), j, int(i)) for i in np.nonzero(overlaps >= MATCH_IOU)[0]]
+    used_labels: set[int] = set()
+    used_tiles: set[int] = set()
+    for _, j, i in sorted(pairs, reverse=True):
+        if j in used_labels or i in used_tiles:
+            continue
+        out[j] = tiles.corners[i]
+        used_labels.add(j)
+        used_tiles.add(i)
+    return out, len(used_labels)
+
+
+def label_looks(
+    photo: Photo, tiles: Tiles, labels: Sequence[Label], origin: str, classifier: Classifier
+) -> Looks:
+    """One look per label of one photo (`label_corners`)."""
+    corners, matched = label_corners(labels, tiles)
+    crops = face_crops(photo, corners)
+    drawn = sum(label.bbox is not None for label in labels) - matched
+    return Looks(
+        [label.code for label in labels],
+        embed(classifier, crops),
+        crops,
+        [origin] * len(labels),
+        matched,
+        drawn,
+    )

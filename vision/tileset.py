@@ -1,0 +1,262 @@
+"""A taught tile set: how each face of one physical set looks, and the reading that uses it.
+
+Every table brings its own set, and on a design it never saw the classifier's mistakes are
+systematic: every copy of a face is misread the same way. A set keeps, per face, the
+classifier's embeddings of the crops it was taught from (`models/embedding_output.py`) and the
+crops themselves, so a set outlives a retrained classifier: its looks are embedded again.
+
+Reading with a set joins two views of a face in one softmax over the 43 classes:
+
+    z_c = A log p_c + B s_c    for a face the set was taught (s_c: the best cosine likeness
+                               of this face's embedding to one of face c's looks)
+    z_c = A log p_c + C        for a face it was never shown (the classifier's word alone)
+
+A, B and C are fitted once by maximum likelihood on tiles of photos of the training
+sources' designs, each set taught from one rendered enrollment photo of its own design
+(`python benchmarks/sets.py fit`; the designs and seeds are named in models/tilesets.md).
+Nothing here is fitted per set: a set only adds looks.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from scoring.tiles import CLASSES
+from vision.types import FloatArray
+
+FORMAT = 1  # the set file's layout; a newer one is refused by an older reader
+CROP_H, CROP_W = 80, 64  # the classifier's input: what a look's crop is kept at
+LOOKS_PER_FACE = 24  # the newest are kept: a face needs few looks, a file stays small
+MAX_LOOKS = LOOKS_PER_FACE * len(CLASSES)
+NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
+# The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
+WEIGHT_PROBS = 0.622
+WEIGHT_LIKENESS = 8.681
+UNTAUGHT = 7.623
+_FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
+
+UInt8Array = npt.NDArray[np.uint8]
+
+
+class TileSetError(ValueError):
+    """A set file that cannot be read, or a set that cannot be used as asked."""
+
+
+def check_name(name: str) -> str:
+    """`name` if it is a set name: 1-64 of a-z, 0-9, '-' and '_', starting and ending with a
+    letter or digit (a file name on every system, no path in it)."""
+    if not isinstance(name, str) or not NAME.match(name):
+        raise TileSetError(
+            f"bad set name {name!r}: use 1-64 lowercase letters, digits, '-' or '_', "
+            "starting and ending with a letter or digit"
+        )
+    return name
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def normalized(embeddings: FloatArray) -> FloatArray:
+    """Rows scaled to unit length (zero rows stay zero)."""
+    norms = np.linalg.norm(embeddings, axis=1, keepdims=True)
+    return np.asarray(embeddings / np.maximum(norms, 1e-12), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """One physical set's looks: `codes[i]` is what look i shows, `embeddings[i]` the
+    classifier's features of `crops[i]` (80x64 BGR), `origins[i]` what it was taught from.
+    `model` is the digest of the classifier that embedded them."""
+
+    name: str
+    codes: tuple[str, ...] = ()
+    embeddings: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    crops: UInt8Array = field(default_factory=lambda: np.zeros((0, CROP_H, CROP_W, 3), np.uint8))
+    origins: tuple[str, ...] = ()
+    model: str = ""
+    created: str = field(default_factory=_now)
+    updated: str = field(default_factory=_now)
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        n = len(self.codes)
+        if not (len(self.embeddings) == len(self.crops) == len(self.origins) == n):
+            raise TileSetError("a set's codes, embeddings, crops and origins differ in number")
+        unknown = sorted(set(self.codes) - set(CLASSES))
+        if unknown:
+            raise TileSetError(f"unknown tile codes in set {self.name!r}: {unknown}")
+        if self.crops.shape[1:] != (CROP_H, CROP_W, 3) or self.crops.dtype != np.uint8:
+            raise TileSetError(f"set {self.name!r}: crops must be {CROP_H}x{CROP_W} BGR bytes")
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @property
+    def faces(self) -> list[str]:
+        """The codes the set was shown, in class order."""
+        return [c for c in CLASSES if c in set(self.codes)]
+
+    def counts(self) -> dict[str, int]:
+        """Looks per taught face, in class order."""
+        return {c: self.codes.count(c) for c in self.faces}
+
+    def with_looks(
+        self,
+        codes: list[str],
+        embeddings: FloatArray,
+        crops: UInt8Array,
+        origins: list[str],
+        model: str,
+    ) -> TileSet:
+        """This set with more looks; past LOOKS_PER_FACE of a face its oldest go. Looks
+        embedded by another classifier are refused: `reembedded` first."""
+        if self.model and model != self.model and len(self):
+            raise TileSetError(
+                f"set {self.name!r} was embedded by another classifier: embed it again first"
+            )
+        all_codes = [*self.codes, *codes]
+        keep: list[int] = []
+        for code in dict.fromkeys(all_codes):
+            keep += [i for i, c in enumerate(all_codes) if c == code][-LOOKS_PER_FACE:]
+        keep.sort()
+        d = embeddings.shape[1] if len(codes) else self.embeddings.shape[1]
+        old = self.embeddings if len(self) else np.zeros((0, d), np.float32)
+        joined = np.concatenate([old, embeddings.astype(np.float32)])
+        all_crops = np.concatenate([self.crops, crops.astype(np.uint8)])
+        all_origins = [*self.origins, *origins]
+        return TileSet(
+            self.name,
+            tuple(all_codes[i] for i in keep),
+            joined[keep],
+            all_crops[keep],
+            tuple(all_origins[i] for i in keep),
+            model,
+            self.created,
+            _now(),
+        )
+
+    def renamed(self, name: str) -> TileSet:
+        return TileSet(
+            name,
+            self.codes,
+            self.embeddings,
+            self.crops,
+            self.origins,
+            self.model,
+            self.created,
+            self.updated,
+        )
+
+    def likeness(self, embeddings: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """For (n, d) embeddings: (n, 43) the best cosine likeness to each taught face's
+        looks (0 where untaught), and the (43,) mask of the taught faces."""
+        taught = np.array([c in set(self.codes) for c in CLASSES])
+        out = np.zeros((len(embeddings), len(CLASSES)), np.float32)
+        if len(self) == 0 or len(embeddings) == 0:
+            return out, taught
+        if embeddings.shape[1] != self.embeddings.shape[1]:
+            raise TileSetError(
+                f"set {self.name!r} holds {self.embeddings.shape[1]}-wide looks and the "
+                f"classifier gives {embeddings.shape[1]}: embed the set again"
+            )
+        cos = normalized(embeddings) @ normalized(self.embeddings).T  # (n, looks)
+        index = {c: i for i, c in enumerate(CLASSES)}
+        for code in self.faces:
+            cols = [i for i, c in enumerate(self.codes) if c == code]
+            out[:, index[code]] = cos[:, cols].max(axis=1)
+        return out, taught
+
+    def read(self, probs: FloatArray, embeddings: FloatArray) -> FloatArray:
+        """(n, 43) probabilities joining the classifier's `probs` with the set's looks
+        (module docstring); `probs` as it is for an empty set."""
+        if len(self) == 0 or len(probs) == 0:
+            return probs
+        return joint_reading(probs, *self.likeness(embeddings))
+
+    def to_bytes(self) -> bytes:
+        """The set as one .npz file (no pickled objects in it)."""
+        meta = {
+            "format": FORMAT,
+            "name": self.name,
+            "model": self.model,
+            "created": self.created,
+            "updated": self.updated,
+        }
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            meta=np.array(json.dumps(meta)),
+            codes=np.array(self.codes, dtype="<U4"),
+            embeddings=self.embeddings.astype(np.float32),
+            crops=self.crops,
+            origins=np.array(self.origins, dtype=str),
+        )
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> TileSet:
+        """A set read back from `to_bytes`; TileSetError for anything else."""
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                arrays = {k: z[k] for k in ("codes", "embeddings", "crops", "origins")}
+        except Exception as exc:  # zip, npz and JSON each fail their own way
+            raise TileSetError(f"not a tile set file ({type(exc).__name__})") from exc
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise TileSetError(f"not a tile set file of format {FORMAT}")
+        try:
+            embeddings = np.asarray(arrays["embeddings"], np.float32)
+            if embeddings.ndim != 2 or len(embeddings) > MAX_LOOKS:
+                raise TileSetError("a tile set's embeddings must be one row per look")
+            if not np.isfinite(embeddings).all():
+                raise TileSetError("a tile set's embeddings hold NaN or infinity")
+            return cls(
+                str(meta["name"]),
+                tuple(str(c) for c in arrays["codes"]),
+                embeddings,
+                np.asarray(arrays["crops"]),
+                tuple(str(o) for o in arrays["origins"]),
+                str(meta.get("model", "")),
+                str(meta.get("created", "")),
+                str(meta.get("updated", "")),
+            )
+        except TileSetError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TileSetError(f"a damaged tile set file ({exc})") from exc
+
+    def describe(self) -> dict[str, Any]:
+        """What `mjlens sets list` and `GET /v1/sets` say of a set."""
+        return {
+            "name": self.name,
+            "faces": len(self.faces),
+            "looks": len(self),
+            "counts": self.counts(),
+            "untaught": [c for c in CLASSES if c not in set(self.codes)],
+            "taught_from": sorted({o.split("#")[0] for o in self.origins}),
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+
+def joint_reading(
+    probs: FloatArray,
+    likeness: FloatArray,
+    taught: npt.NDArray[np.bool_],
+    weights: tuple[float, float, float] = (WEIGHT_PROBS, WEIGHT_LIKENESS, UNTAUGHT),
+) -> FloatArray:
+    """softmax(A log p + (B s where taught, else C)) row by row (module docstring)."""
+    a, b, c = weights
+    z = a * np.log(np.maximum(probs, _FLOOR)) + np.where(taught[None, :], b * likeness, c)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
