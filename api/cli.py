@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("api.commands.score", "score a hand given in notation or as Hand JSON lines"),
     "recognize": ("api.commands.recognize", "read a photo of a declared win and score it"),
     "classify": ("api.commands.classify", "label single-tile crops"),
+    "sets": ("api.commands.sets", "teach mjlens a tile set; list, show, export and remove sets"),
     "serve": ("api.commands.serve", "start the HTTP API and the phone page"),
     "synth": ("api.commands.synth", "render labeled synthetic photos of declared wins"),
     "train": (

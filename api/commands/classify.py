@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from api.cli import CliError
 
@@ -19,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--top", type=int, default=3, help="alternatives listed with --json")
     parser.add_argument("--model", default=None, help="classifier ONNX (default: shipped)")
+    parser.add_argument(
+        "--set", metavar="NAME", help="read with this taught tile set (mjlens sets enroll/add)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,9 +34,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise CliError("--top must be at least 1")
+    from vision.tileset import TileSetError
+
     try:
         classifier = Classifier(args.model)
-    except FileNotFoundError as exc:
+        tileset = _tileset(args.set, classifier)
+    except (FileNotFoundError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     failed = 0
     for name in args.crops:
@@ -43,7 +50,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"mjlens: error: {name}: {reason}", file=sys.stderr)
             failed += 1
             continue
-        probs = classifier.classify_crops([image])[0]
+        if tileset is None:
+            probs = classifier.classify_crops([image])[0]
+        else:
+            read, embeddings = classifier.read_crops([np.asarray(image, np.uint8)])
+            probs = tileset.read(read, embeddings)[0]
         order = np.argsort(-probs)
         best = int(order[0])
         if args.json:
@@ -61,3 +72,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{name}\t{CLASSES[best]}\t{probs[best]:.3f}")
     return 2 if failed else 0
+
+
+def _tileset(name: str | None, classifier: Any) -> Any:
+    """The taught set called `name` under $MJLENS_HOME, embedded by `classifier`."""
+    if name is None:
+        return None
+    from api.teach import open_set
+    from api.tilesets import SetStore
+
+    return open_set(SetStore(), name, classifier)

@@ -57,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--detector", metavar="ONNX", help="detector model (default models/)")
     parser.add_argument("--classifier", metavar="ONNX", help="classifier model (default models/)")
+    parser.add_argument(
+        "--set", metavar="NAME", help="read with this taught tile set (mjlens sets enroll/add)"
+    )
 
 
 def context_from(args: argparse.Namespace) -> dict[str, Any]:
@@ -80,15 +83,19 @@ def context_from(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from vision.pipeline import ContextError, ModelMissingError, Recognizer, check_context
+    from vision.tileset import TileSetError
 
     context = context_from(args)
     try:
         check_context(context)  # the same for every photo: before any is read
         recognizer = Recognizer(args.detector, args.classifier)
-    except (ContextError, ModelMissingError) as exc:
+        tileset = _tileset(args.set, recognizer)
+    except (ContextError, ModelMissingError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     if len(args.photos) == 1:
-        data = _recognized(recognizer, args.photos[0], context, args.ruleset, args.annotate)
+        data = _recognized(
+            recognizer, args.photos[0], context, args.ruleset, args.annotate, tileset
+        )
         if args.json:
             json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
             print()
@@ -100,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     for i, photo in enumerate(args.photos):
         out = outs.get(i)
         try:
-            data = _recognized(recognizer, photo, context, args.ruleset, out)
+            data = _recognized(recognizer, photo, context, args.ruleset, out, tileset)
         except CliError as exc:
             failed += 1
             print(f"mjlens: error: {exc}", file=sys.stderr)
@@ -136,14 +143,29 @@ def _annotation_paths(folder: str, photos: list[str]) -> dict[int, str]:
     return paths
 
 
+def _tileset(name: str | None, recognizer: Any) -> Any:
+    """The taught set called `name` under $MJLENS_HOME, or None when no set is asked for."""
+    if name is None:
+        return None
+    from api.teach import open_set
+    from api.tilesets import SetStore
+
+    return open_set(SetStore(), name, recognizer.classifier)
+
+
 def _recognized(
-    recognizer: Any, photo: str, context: dict[str, Any], ruleset: str, annotate: str | None
+    recognizer: Any,
+    photo: str,
+    context: dict[str, Any],
+    ruleset: str,
+    annotate: str | None,
+    tileset: Any = None,
 ) -> dict[str, Any]:
     """One photo's recognition as JSON; a photo that cannot be read is a CliError."""
     from vision.load import PhotoError
 
     try:
-        result = recognizer.recognize(Path(photo), context, ruleset)
+        result = recognizer.recognize(Path(photo), context, ruleset, tileset)
     except PhotoError as exc:
         raise CliError(f"{photo}: {exc.message}") from exc
     if annotate:

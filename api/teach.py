@@ -1,0 +1,248 @@
+"""Teaching and using taught tile sets, as the command line and the HTTP API both do it.
+
+Photos are read (detected, classified, embedded) before a set is touched, and every photo of
+one request is checked before any look is stored: a request that fails teaches nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from api.tilesets import SetStore
+from scoring.tiles import CLASSES
+from vision.classify import Classifier
+from vision.enroll import EnrollmentError
+from vision.pipeline import Recognizer
+from vision.teaching import Label, Looks, enrollment_looks, label_looks, reembedded
+from vision.tileset import TileSet, TileSetError
+
+# What one request may teach: photos, and labels per photo.
+MAX_PHOTOS = 50
+MAX_LABELS = 400
+
+
+class TeachError(ValueError):
+    """A request that cannot teach the set; the message says why (which photo, which row)."""
+
+
+@dataclass
+class Report:
+    """What a teaching request did, as `mjlens sets` prints it and the API returns it."""
+
+    set: str
+    looks_added: int = 0
+    photos: int = 0
+    matched: int = 0
+    as_drawn: int = 0
+    warnings: list[str] = field(default_factory=list)
+    faces: int = 0
+    looks: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "set": self.set,
+            "looks_added": self.looks_added,
+            "photos": self.photos,
+            "labels_matched_to_a_tile": self.matched,
+            "labels_read_inside_their_box": self.as_drawn,
+            "warnings": self.warnings,
+            "faces": self.faces,
+            "looks": self.looks,
+        }
+
+
+def open_set(store: SetStore, name: str, classifier: Classifier) -> TileSet:
+    """The set called `name`, its looks embedded by `classifier` (a set taught under
+    another classifier is embedded again from its crops, and kept so)."""
+    tileset = store.load(name)
+    digest = classifier.digest
+    if len(tileset) and tileset.model != digest:
+        tileset = store.update(name, lambda t: reembedded(t, classifier, digest))
+    return tileset
+
+
+def _store_looks(
+    store: SetStore, name: str, recognizer: Recognizer, looks: Sequence[Looks]
+) -> TileSet:
+    digest = recognizer.classifier_digest
+    classifier = recognizer.classifier
+
+    def change(tileset: TileSet) -> TileSet:
+        tileset = reembedded(tileset, classifier, digest)
+        for batch in looks:
+            tileset = batch.added_to(tileset, digest)
+        return tileset
+
+    return store.update(name, change)
+
+
+def _report(name: str, looks: Sequence[Looks], after: TileSet) -> Report:
+    return Report(
+        name,
+        looks_added=sum(len(b) for b in looks),
+        photos=len(looks),
+        matched=sum(b.matched for b in looks),
+        as_drawn=sum(b.as_drawn for b in looks),
+        warnings=[w for b in looks for w in b.warnings],
+        faces=len(after.faces),
+        looks=len(after),
+    )
+
+
+def enroll(
+    store: SetStore,
+    name: str,
+    recognizer: Recognizer,
+    photos: Sequence[tuple[str, bytes | Path]],
+) -> Report:
+    """Teach `name` from enrollment photos (origin, data); TeachError names the photo and
+    row that does not fit, and nothing is taught then."""
+    store.path(name)  # a bad name fails before any photo is read
+    if not photos:
+        raise TeachError("no enrollment photo given")
+    if len(photos) > MAX_PHOTOS:
+        raise TeachError(f"at most {MAX_PHOTOS} photos at once")
+    batches = []
+    for origin, data in photos:
+        photo, tiles = recognizer.read_tiles(data)
+        try:
+            looks, _ = enrollment_looks(photo, tiles, origin)
+        except EnrollmentError as exc:
+            raise TeachError(f"{origin}: {exc}") from exc
+        batches.append(looks)
+    return _report(name, batches, _store_looks(store, name, recognizer, batches))
+
+
+def add_labels(
+    store: SetStore,
+    name: str,
+    recognizer: Recognizer,
+    photos: Sequence[tuple[str, bytes | Path, Sequence[Label]]],
+) -> Report:
+    """Teach `name` from photos with labelled tiles (origin, data, labels): each label's
+    face is cut where a detection matches its box, else inside the box as drawn."""
+    store.path(name)
+    if not photos:
+        raise TeachError("no labelled photo given")
+    if len(photos) > MAX_PHOTOS:
+        raise TeachError(f"at most {MAX_PHOTOS} photos at once")
+    batches = []
+    for origin, data, labels in photos:
+        if not labels:
+            raise TeachError(f"{origin}: no labelled tile")
+        if len(labels) > MAX_LABELS:
+            raise TeachError(f"{origin}: at most {MAX_LABELS} labels a photo")
+        photo, tiles = recognizer.read_tiles(data)
+        batches.append(label_looks(photo, tiles, labels, origin, recognizer.classifier))
+    return _report(name, batches, _store_looks(store, name, recognizer, batches))
+
+
+def labels_from_json(items: Any, where: str = "labels") -> list[Label]:
+    """`[{"code": "1s", "bbox": [x, y, w, h]} | {"code": ..., "corners": [[x, y] x 4]}]` as
+    labels; TeachError naming the bad item."""
+    if not isinstance(items, list):
+        raise TeachError(f"{where}: a list of {{code, bbox or corners}} objects")
+    labels = []
+    for k, item in enumerate(items):
+        at = f"{where}[{k}]"
+        if not isinstance(item, dict):
+            raise TeachError(f"{at}: an object with code and bbox or corners")
+        code = item.get("code")
+        if code not in CLASSES:
+            raise TeachError(f"{at}: unknown tile code {code!r} (codes as in DESIGN.md)")
+        try:
+            bbox = item.get("bbox")
+            corners = item.get("corners")
+            labels.append(
+                Label(
+                    str(code),
+                    tuple(_numbers(bbox, 4)) if bbox is not None else None,  # type: ignore[arg-type]
+                    tuple(tuple(_numbers(p, 2)) for p in corners)  # type: ignore[misc]
+                    if corners is not None
+                    else None,
+                )
+            )
+        except (TypeError, ValueError) as exc:
+            raise TeachError(f"{at}: {exc}") from exc
+    return labels
+
+
+def _numbers(value: Any, n: int) -> list[float]:
+    if (
+        not isinstance(value, list)
+        or len(value) != n
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError(f"expected {n} numbers, got {value!r}")
+    numbers = [float(v) for v in value]
+    if not all(abs(v) < 1e6 for v in numbers):
+        raise ValueError(f"coordinates out of range: {value!r}")
+    return numbers
+
+
+def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:
+    """A COCO file's photos and their labels: `images[].file_name` relative to the file's
+    folder, `annotations[].bbox` [x, y, w, h] in the photo's pixels, `categories[].name` a
+    tile code. Every photo and label is checked first; TeachError names the first fault."""
+    try:
+        coco = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise TeachError(f"{path}: no such file") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TeachError(f"{path}: not a COCO JSON file ({exc})") from exc
+    if not isinstance(coco, dict) or not all(
+        isinstance(coco.get(k), list) for k in ("images", "annotations", "categories")
+    ):
+        raise TeachError(f"{path}: a COCO file needs images, annotations and categories lists")
+    try:
+        names = {c["id"]: str(c["name"]) for c in coco["categories"]}
+        images = {im["id"]: str(im["file_name"]) for im in coco["images"]}
+    except (KeyError, TypeError) as exc:
+        raise TeachError(f"{path}: categories need id and name, images id and file_name") from exc
+    unknown = sorted({n for n in names.values() if n not in CLASSES})
+    by_image: dict[Any, list[Label]] = {i: [] for i in images}
+    for k, ann in enumerate(coco["annotations"]):
+        if not isinstance(ann, dict) or ann.get("image_id") not in images:
+            raise TeachError(f"{path}: annotations[{k}] names no listed image")
+        name = names.get(ann.get("category_id"))
+        if name is None:
+            raise TeachError(f"{path}: annotations[{k}] names no listed category")
+        if name in unknown:
+            raise TeachError(
+                f"{path}: category {name!r} is not a tile code (codes: {' '.join(CLASSES)})"
+            )
+        try:
+            bbox = _numbers(ann.get("bbox"), 4)
+            by_image[ann["image_id"]].append(Label(name, (bbox[0], bbox[1], bbox[2], bbox[3])))
+        except ValueError as exc:
+            raise TeachError(f"{path}: annotations[{k}].bbox: {exc}") from exc
+    out = []
+    for image_id, file_name in images.items():
+        labels = by_image[image_id]
+        if not labels:
+            continue
+        photo = (path.parent / file_name).resolve()
+        if not photo.is_file():
+            raise TeachError(f"{path}: image {file_name!r} not found beside it")
+        out.append((file_name, photo, labels))
+    if not out:
+        raise TeachError(f"{path}: no labelled tile in it")
+    return out
+
+
+__all__ = [
+    "MAX_LABELS",
+    "MAX_PHOTOS",
+    "Report",
+    "TeachError",
+    "TileSetError",
+    "add_labels",
+    "enroll",
+    "labels_from_json",
+    "open_set",
+    "read_coco",
+]

@@ -1,0 +1,198 @@
+"""`mjlens sets` and `--set` with the real models: teach a rendered set, read with it, and
+every bad input a one-line error with a non-zero exit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from api.cli import main
+from tests.api.test_real_models import HAVE_MODELS
+
+pytestmark = pytest.mark.skipif(not HAVE_MODELS, reason="no shipped models")
+
+FACE_SEED = 4242  # one physical set: the enrollment photo and the win show the same faces
+
+
+def _render(path: Path, kind: str, seed: int) -> dict[str, Any]:
+    from datasets.scene import render_scene
+
+    scene = render_scene(
+        np.random.default_rng(seed), ("procedural",), kind, 1024, face_seed=FACE_SEED
+    )
+    cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return {"hand": scene.hand, "annotations": scene.annotations, "size": scene.image.shape}
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("photos")
+    out: dict[str, Any] = {"folder": folder}
+    out["enroll"] = _render(folder / "enroll.jpg", "enrollment", 11)
+    out["win"] = _render(folder / "win.jpg", "declared_win", 12)
+    return out
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MJLENS_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    code, out, err = _run(capsys, *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_a_set_is_taught_listed_shown_exported_imported_and_removed(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = photos["folder"]
+    report = _json(capsys, "sets", "--json", "enroll", "club", str(folder / "enroll.jpg"))
+    assert report["looks_added"] == 42 and report["faces"] == 42
+    assert (home / "sets" / "club.mjset").is_file()
+    listed = _json(capsys, "sets", "--json", "list")
+    assert [s["name"] for s in listed["sets"]] == ["club"]
+    sheet = tmp_path / "sheet.png"
+    shown = _json(capsys, "sets", "--json", "show", "club", "--out", str(sheet))
+    assert shown["looks"] == 42 and shown["untaught"] == ["back"]
+    assert cv2.imread(str(sheet)) is not None
+    exported = tmp_path / "club.mjset"
+    _json(capsys, "sets", "--json", "export", "club", str(exported))
+    copy = _json(capsys, "sets", "--json", "import", str(exported), "--name", "club-copy")
+    assert copy["name"] == "club-copy" and copy["looks"] == 42
+    code, _, err = _run(capsys, "sets", "import", str(exported))
+    assert code == 2 and "exists" in err and len(err.strip().splitlines()) == 1
+    _json(capsys, "sets", "--json", "remove", "club")
+    assert [s["name"] for s in _json(capsys, "sets", "--json", "list")["sets"]] == ["club-copy"]
+
+
+def test_recognize_and_classify_read_with_the_set(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = photos["folder"]
+    _json(capsys, "sets", "enroll", "--json", "club", str(folder / "enroll.jpg"))
+    read = _json(capsys, "recognize", "--set", "club", "--json", str(folder / "win.jpg"))
+    assert read["set"] == "club"
+    plain = _json(capsys, "recognize", "--json", str(folder / "win.jpg"))
+    assert plain["set"] is None
+    truth = sorted(a["code"] for a in photos["win"]["annotations"] if not a.get("face_down"))
+    seen = sorted(t["code"] for t in read["tiles"] if t["code"] != "back")
+    assert len(seen) >= len(truth) - 1
+    # A crop of one face, read with the set: the tile it was taught as.
+    ann = next(a for a in photos["enroll"]["annotations"] if a["code"] == "5p")
+    x, y, w, h = (round(v) for v in ann["bbox"])
+    crop = cv2.imread(str(folder / "enroll.jpg"))[y : y + h, x : x + w]
+    cv2.imwrite(str(tmp_path / "crop.png"), crop)
+    code, out, err = _run(capsys, "classify", "--set", "club", str(tmp_path / "crop.png"))
+    assert code == 0, err
+    assert out.split("\t")[1] == "5p"
+
+
+def _coco(photos: dict[str, Any], tmp_path: Path, jitter: float) -> Path:
+    """A COCO file of the win, boxes a little off as a person draws them."""
+    rng = np.random.default_rng(3)
+    codes = sorted({a["code"] for a in photos["win"]["annotations"] if not a.get("face_down")})
+    categories = [{"id": k + 1, "name": c} for k, c in enumerate(codes)]
+    annotations = []
+    for k, a in enumerate(photos["win"]["annotations"]):
+        if a.get("face_down"):
+            continue
+        x, y, w, h = a["bbox"]
+        box = [x + rng.normal(0, jitter * w), y + rng.normal(0, jitter * h), w, h]
+        annotations.append(
+            {"id": k + 1, "image_id": 1, "bbox": box, "category_id": codes.index(a["code"]) + 1}
+        )
+    (tmp_path / "win.jpg").write_bytes((photos["folder"] / "win.jpg").read_bytes())
+    coco = {
+        "images": [{"id": 1, "file_name": "win.jpg"}],
+        "annotations": annotations,
+        "categories": categories,
+    }
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(coco))
+    return path
+
+
+def test_labelled_photos_teach_a_set(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _coco(photos, tmp_path, jitter=0.05)
+    report = _json(capsys, "sets", "--json", "add", "table", "--coco", str(path))
+    labelled = len(json.loads(path.read_text())["annotations"])
+    assert report["looks_added"] == labelled
+    assert report["labels_matched_to_a_tile"] >= labelled - 2
+    read = _json(capsys, "recognize", "--set", "table", "--json", str(photos["folder"] / "win.jpg"))
+    assert read["set"] == "table"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["sets", "enroll", "../up", "x.jpg"], "bad set name"),
+        (["sets", "enroll", "club", "missing.jpg"], "missing.jpg: no such file"),
+        (["sets", "show", "nobody"], "no tile set named 'nobody'"),
+        (["sets", "remove", "nobody"], "no tile set named 'nobody'"),
+        (["recognize", "--set", "nobody", "x.jpg"], "no tile set named 'nobody'"),
+        (["sets", "add", "club", "--coco", "missing.json"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_line(
+    home: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, _, err = _run(capsys, *args)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_photo_that_is_no_enrollment_teaches_nothing(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = photos["folder"]
+    code, _, err = _run(capsys, "sets", "enroll", "club", str(folder / "win.jpg"))
+    assert code == 2 and "win.jpg: " in err and "row" in err
+    assert not (home / "sets" / "club.mjset").exists()
+
+
+def test_a_damaged_set_file_is_a_clear_error(
+    home: Path, capsys: pytest.CaptureFixture[str], photos: dict[str, Any]
+) -> None:
+    (home / "sets").mkdir(parents=True)
+    (home / "sets" / "broken.mjset").write_bytes(b"PK\x03\x04 not really")
+    for args in (
+        ["sets", "show", "broken"],
+        ["recognize", "--set", "broken", str(photos["folder"] / "win.jpg")],
+    ):
+        code, _, err = _run(capsys, *args)
+        assert code == 2 and "not a tile set file" in err, err
+    listed = _json(capsys, "sets", "--json", "list")
+    assert listed["sets"][0]["name"] == "broken" and "error" in listed["sets"][0]
+
+
+def test_a_coco_file_with_a_category_that_is_no_tile_is_refused_whole(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _coco(photos, tmp_path, jitter=0.0)
+    coco = json.loads(path.read_text())
+    coco["categories"][0]["name"] = "dragon"
+    path.write_text(json.dumps(coco))
+    code, _, err = _run(capsys, "sets", "add", "club", "--coco", str(path))
+    assert code == 2 and "'dragon' is not a tile code" in err
+    coco["categories"][0]["name"] = "1m"
+    coco["images"][0]["file_name"] = "elsewhere.jpg"
+    path.write_text(json.dumps(coco))
+    code, _, err = _run(capsys, "sets", "add", "club", "--coco", str(path))
+    assert code == 2 and "'elsewhere.jpg' not found" in err
+    assert not (home / "sets" / "club.mjset").exists()
