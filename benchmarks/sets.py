@@ -1,0 +1,340 @@
+"""Taught tile sets: one enrollment photo of a design, then declared wins of the same set,
+read with and without the set in one run; camerash crops taught with a few crops per face.
+
+    # one folder per design: an enrollment photo and N declared wins of one physical set
+    python benchmarks/sets.py render --out .cache/sets_heldout --n 330 --seed 7100 \
+        --designs kde/classic kde/default kde/traditional gnome/smooth gnome/postmodern
+    # the joint reading's three weights, fitted on training-source designs only
+    python benchmarks/sets.py render --out .cache/sets_fit --n 30 --seed 7000 --designs \
+        procedural procedural procedural procedural unicode unicode fluffystuff pixel
+    python benchmarks/sets.py fit --data .cache/sets_fit
+    # with and without the set, side by side, per design
+    python benchmarks/sets.py eval --data .cache/sets_heldout --report sets.json
+    # camerash: 1 and 3 crops per face taught (chosen by seed), top-1 on the rest
+    python benchmarks/sets.py camerash --camerash ../shared/data/camerash-crops
+
+The "peer" of this benchmark is the same models with no set taught, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.recognize import _complete_figures, _found_and_named, _row, context_of, models_read
+from scoring.tiles import BACK, CLASSES
+from vision.enroll import EnrollmentError
+from vision.pipeline import Recognizer, interpret
+from vision.teaching import enrollment_looks
+from vision.tileset import TileSet, joint_reading
+from vision.types import FloatArray, Tiles
+
+Json = dict[str, Any]
+
+
+def face_seed_for(design: str, start: int) -> int:
+    """The first face seed from `start` whose set is drawn in `design` ("kde/classic"; a bare
+    source name takes any seed)."""
+    from datasets.scene.art import FaceSet
+
+    source = design.split("/")[0]
+    for seed in range(start, start + 2000):
+        if "/" not in design or FaceSet(source, seed, (230, 230, 230)).design == design:
+            return seed
+    raise SystemExit(f"no face seed draws {design}")
+
+
+def render(out: Path, designs: list[str], n: int, seed: int, size: int) -> None:
+    from datasets.scene import render_scene
+
+    for k, design in enumerate(designs):
+        folder = out / f"{k:02d}_{design.replace('/', '_')}"
+        folder.mkdir(parents=True, exist_ok=True)
+        face_seed = face_seed_for(design, seed + 97 * k)
+        source = (design.split("/")[0],)
+        rng = np.random.default_rng([seed, k, 0])
+        scene = render_scene(rng, source, "enrollment", size, face_seed=face_seed)
+        cv2.imwrite(str(folder / "enroll.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (folder / "enroll.json").write_text(json.dumps({"annotations": scene.annotations}))
+        rng = np.random.default_rng([seed, k, 1])
+        for i in range(n):
+            scene = render_scene(rng, source, "declared_win", size, face_seed=face_seed)
+            cv2.imwrite(str(folder / f"{i:05d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            label = {"hand": scene.hand, "annotations": scene.annotations}
+            (folder / f"{i:05d}.json").write_text(json.dumps(label))
+        meta = {"design": scene.meta["design"], "face_seed": face_seed, "photos": n}
+        (folder / "design.json").write_text(json.dumps(meta))
+        print(f"{folder.name}: {scene.meta['design']}, face seed {face_seed}, {n} wins", flush=True)
+
+
+def teach(recognizer: Recognizer, folder: Path) -> tuple[TileSet | None, str]:
+    """The set taught from the folder's enrollment photo, or None and why it was refused."""
+    photo, tiles = recognizer.read_tiles(folder / "enroll.jpg")
+    digest = recognizer.models["classifier"]["sha256"]
+    try:
+        looks, _ = enrollment_looks(photo, tiles, "enroll.jpg")
+    except EnrollmentError as exc:
+        return None, str(exc)
+    return looks.added_to(
+        TileSet("bench"), digest
+    ), f"{len(looks)} looks, {len(looks.warnings)} warnings"
+
+
+def _matched(tiles: Tiles, anns: list[Json]) -> tuple[list[int], list[int]]:
+    """Detections matched to labelled tiles, and the labelled tiles' class indices."""
+    from benchmarks.vision import match_faces
+
+    if not anns or not len(tiles):
+        return [], []
+    quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
+    pairs = match_faces(tiles.centers, tiles.confidence, quads)
+    truth = [BACK if a.get("face_down") else a["code"] for a in anns]
+    return [i for i, _ in pairs], [CLASSES.index(truth[j]) for _, j in pairs]
+
+
+def ece(probs: FloatArray, truth: list[int], bins: int = 15) -> float:
+    """Expected calibration error of the top-1 confidence, equal-width bins."""
+    if not len(truth):
+        return 0.0
+    conf = probs.max(axis=1)
+    right = probs.argmax(axis=1) == np.asarray(truth)
+    edges = np.linspace(0, 1, bins + 1)
+    total = 0.0
+    for lo, hi in pairwise(edges):
+        inside = (conf > lo) & (conf <= hi)
+        if inside.any():
+            total += inside.mean() * abs(conf[inside].mean() - right[inside].mean())
+    return float(total)
+
+
+def _folders(data: list[str]) -> list[Path]:
+    folders = [
+        f
+        for d in map(Path, data)
+        for f in ([d] if (d / "enroll.jpg").exists() else sorted(d.glob("*")))
+        if (f / "enroll.jpg").exists()
+    ]
+    if not folders:
+        raise SystemExit(f"no design folders under {data}: run the render step first")
+    return folders
+
+
+def _photos(folder: Path, n: int) -> list[Path]:
+    return sorted(folder.glob("[0-9]*.json"))[:n]
+
+
+def fit(args: argparse.Namespace) -> Json:
+    """Maximum-likelihood weights (A, B, C) of `vision.tileset.joint_reading` over the
+    matched tiles of every design folder, each read with its own enrollment's set."""
+    recognizer = Recognizer()
+    logp, like, taught, truth = [], [], [], []
+    for folder in _folders(args.data):
+        tileset, why = teach(recognizer, folder)
+        if tileset is None:
+            print(f"{folder.name}: enrollment refused: {why}")
+            continue
+        for path in _photos(folder, args.n):
+            anns = json.loads(path.read_text())["annotations"]
+            tiles, _ = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
+            rows, classes = _matched(tiles, anns)
+            if not rows:
+                continue
+            s, mask = tileset.likeness(tiles.embeddings[rows])
+            logp.append(np.log(np.maximum(tiles.probs[rows], 1e-6)))
+            like.append(s)
+            taught.append(np.repeat(mask[None], len(rows), axis=0))
+            truth += classes
+        print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
+    weights = newton_fit(np.concatenate(logp), np.concatenate(like), np.concatenate(taught), truth)
+    return {"tiles": len(truth), "weights": {"A": weights[0], "B": weights[1], "C": weights[2]}}
+
+
+def newton_fit(
+    logp: np.ndarray, like: np.ndarray, taught: np.ndarray, truth: list[int], steps: int = 50
+) -> tuple[float, float, float]:
+    """Softmax regression with three shared weights on the features (log p, s where
+    taught, 1 where untaught): convex, so Newton's method with step halving finds it."""
+    feats = np.stack([logp, np.where(taught, like, 0.0), (~taught).astype(float)], axis=2)
+    y = np.asarray(truth)
+    theta = np.array([1.0, 0.0, 0.0])
+
+    def loss(t: np.ndarray) -> float:
+        z = feats @ t
+        z -= z.max(axis=1, keepdims=True)
+        return float(-(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(axis=1))).mean())
+
+    for _ in range(steps):
+        z = feats @ theta
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        mean = np.einsum("nc,nck->nk", p, feats)
+        grad = (feats[np.arange(len(y)), y] - mean).mean(axis=0)
+        centred = feats - mean[:, None, :]
+        hess = -np.einsum("nc,nck,ncl->kl", p, centred, centred) / len(y)
+        step = np.linalg.solve(hess - 1e-9 * np.eye(3), grad)
+        now, scale = loss(theta), 1.0
+        while loss(theta - scale * step) > now and scale > 1e-4:
+            scale /= 2
+        theta = theta - scale * step
+        if np.abs(scale * step).max() < 1e-6:
+            break
+    print(f"fitted A, B, C = {theta.round(3).tolist()}, mean loss {loss(theta):.4f}")
+    return float(theta[0]), float(theta[1]), float(theta[2])
+
+
+def evaluate(args: argparse.Namespace) -> Json:
+    recognizer = Recognizer()
+    weights = tuple(args.weights) if args.weights else None
+    out: Json = {}
+    all_rows: dict[str, list[Json]] = {"without": [], "with": []}
+    for folder in _folders(args.data):
+        design = json.loads((folder / "design.json").read_text())["design"]
+        start = time.perf_counter()
+        tileset, why = teach(recognizer, folder)
+        rows: dict[str, list[Json]] = {"without": [], "with": []}
+        calib: dict[str, list[Any]] = {"without": [], "with": [], "truth": []}
+        for path in _photos(folder, args.n):
+            label = json.loads(path.read_text())
+            hand, anns = label["hand"], label["annotations"]
+            tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
+            readings = {"without": tiles}
+            if tileset is not None:
+                like, mask = tileset.likeness(tiles.embeddings)
+                probs = (
+                    joint_reading(tiles.probs, like, mask, weights)  # type: ignore[arg-type]
+                    if weights
+                    else tileset.read(tiles.probs, tiles.embeddings)
+                )
+                readings["with"] = replace(tiles, probs=probs)
+            matched, truth = _matched(tiles, anns)
+            calib["truth"] += truth
+            in_hand = sum(a.get("role") != "loose" for a in anns)
+            for key, read in readings.items():
+                result = interpret(read, context_of(hand), "mcr", image_size=size)
+                row = _row(path.stem, hand, result, "mcr", in_hand)
+                truth_codes = [BACK if a.get("face_down") else a["code"] for a in anns]
+                row.update(_found_and_named(result, anns, truth_codes))
+                row["tiles_in_photo"] = len(truth_codes)
+                rows[key].append(row)
+                calib[key].append(read.probs[matched])
+        out[design] = {"enrollment": why, "seconds": round(time.perf_counter() - start)}
+        for key in ("without", "with"):
+            if not rows[key]:
+                continue
+            out[design][key] = _figures(rows[key], calib[key], calib["truth"])
+            all_rows[key] += rows[key]
+        print(json.dumps({design: out[design]}), flush=True)
+    out["all"] = {key: _figures(r, [], []) for key, r in all_rows.items() if r}
+    if args.report:
+        Path(args.report).write_text(json.dumps(out, indent=1))
+    return out
+
+
+def _figures(rows: list[Json], probs: list[FloatArray], truth: list[int]) -> Json:
+    complete = [r for r in rows if r["complete"]]
+    tiles = sum(r["tiles_in_photo"] for r in rows)
+    figures = {
+        "photos": len(rows),
+        "tile_accuracy": round(sum(r["labelled_right_decoded"] for r in rows) / tiles, 4),
+        "tile_accuracy_read": round(sum(r["labelled_right_read"] for r in rows) / tiles, 4),
+        **{k: round(v, 4) for k, v in _complete_figures(complete).items()},
+        "unflagged_right": round(
+            sum(r["hand_right"] and r["score_right"] for r in complete if not r["review"])
+            / max(sum(not r["review"] for r in complete), 1),
+            4,
+        ),
+    }
+    if probs:
+        figures["ece"] = round(ece(np.concatenate(probs), truth), 4)
+    return figures
+
+
+def camerash(args: argparse.Namespace) -> Json:
+    """Top-1 on the camerash crops not taught, with k crops per face taught (by seed)."""
+    from models.camerash import read_camerash
+    from vision.classify import Classifier
+
+    items = read_camerash(args.camerash)
+    files = [path.name for path, _ in items]
+    crops = [cv2.imread(str(path)) for path, _ in items]
+    truth = np.array([CLASSES.index(code) for _, code in items])
+    classifier = Classifier()
+    probs, embeddings = classifier.read_crops(crops)
+    small = [cv2.resize(c, (64, 80), interpolation=cv2.INTER_AREA) for c in crops]
+    out: Json = {"crops": len(files), "without_set": float((probs.argmax(1) == truth).mean())}
+    for k in args.k:
+        accs = []
+        for seed in args.seeds:
+            rng = np.random.default_rng(seed)
+            taught_idx: list[int] = []
+            for c in sorted(set(truth.tolist())):
+                members = np.nonzero(truth == c)[0]
+                taught_idx += rng.choice(
+                    members, size=min(k, len(members) - 1), replace=False
+                ).tolist()
+            rest = np.setdiff1d(np.arange(len(files)), taught_idx)
+            tileset = TileSet("camerash").with_looks(
+                [CLASSES[truth[i]] for i in taught_idx],
+                embeddings[taught_idx],
+                np.stack([small[i] for i in taught_idx]),
+                [files[i] for i in taught_idx],
+                "bench",
+            )
+            read = tileset.read(probs[rest], embeddings[rest])
+            accs.append(float((read.argmax(1) == truth[rest]).mean()))
+            wrong = [
+                f"{files[i]}:{CLASSES[truth[i]]}->{CLASSES[read[j].argmax()]}"
+                for j, i in enumerate(rest)
+                if read[j].argmax() != truth[i]
+            ]
+            out.setdefault(f"wrong_k{k}", {})[str(seed)] = wrong
+        out[f"taught_{k}_per_face"] = {"top1_by_seed": accs, "mean": float(np.mean(accs))}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="step", required=True)
+    r = sub.add_parser("render", help="per design: an enrollment photo and N wins of one set")
+    r.add_argument("--out", required=True)
+    r.add_argument("--designs", nargs="+", required=True)
+    r.add_argument("--n", type=int, default=330)
+    r.add_argument("--seed", type=int, required=True)
+    r.add_argument("--size", type=int, default=1024)
+    f = sub.add_parser("fit", help="fit the joint reading's weights")
+    f.add_argument("--data", nargs="+", required=True)
+    f.add_argument("--n", type=int, default=100000)
+    e = sub.add_parser("eval", help="with and without the set, per design")
+    e.add_argument("--data", nargs="+", required=True)
+    e.add_argument("--n", type=int, default=100000)
+    e.add_argument("--report")
+    e.add_argument("--weights", nargs=3, type=float, help="A B C instead of the shipped ones")
+    c = sub.add_parser("camerash", help="camerash crops, k per face taught")
+    c.add_argument("--camerash", required=True)
+    c.add_argument("--k", nargs="+", type=int, default=[1, 3])
+    c.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    args = parser.parse_args()
+    if args.step == "render":
+        render(Path(args.out), args.designs, args.n, args.seed, args.size)
+    elif args.step == "fit":
+        print(json.dumps(fit(args), indent=1))
+    elif args.step == "eval":
+        print(json.dumps(evaluate(args), indent=1))
+    else:
+        print(json.dumps(camerash(args), indent=1))
+
+
+if __name__ == "__main__":
+    main()
