@@ -36,6 +36,13 @@ from api.problems import (
     problem_response,
 )
 from api.schemas import HAND_SCHEMA, RECOGNIZE_FORM_SCHEMA, SCORE_SCHEMA, problem_responses
+from api.set_routes import (
+    StoreFactory,
+    install_set_routes,
+    read_with_set,
+    requested_set,
+    store_factory,
+)
 from api.uploads import read_json, read_photo_form, sniff_image
 
 log = logging.getLogger("mjlens.api")
@@ -73,10 +80,14 @@ class Scoring:
 
 
 def create_app(
-    recognizer_factory: RecognizerFactory | None = None, limits: Limits | None = None
+    recognizer_factory: RecognizerFactory | None = None,
+    limits: Limits | None = None,
+    sets_home: Path | None = None,
 ) -> FastAPI:
-    """The FastAPI app. `recognizer_factory` builds the recognizer (tests inject a fake)."""
+    """The FastAPI app. `recognizer_factory` builds the recognizer (tests inject a fake);
+    taught sets live under `sets_home`, else under $MJLENS_HOME as it is at each request."""
     limits = limits or Limits.from_env()
+    stores = store_factory(sets_home)
     host = RecognizerHost(recognizer_factory or default_recognizer, limits)
     scoring = Scoring.load()
 
@@ -103,7 +114,8 @@ def create_app(
     _page_routes(app)
     _health_routes(app, host, scoring)
     _scoring_routes(app, scoring, limits)
-    _recognize_route(app, host, scoring, limits)
+    _recognize_route(app, host, scoring, limits, stores)
+    install_set_routes(app, host, limits, stores)
     return app
 
 
@@ -205,7 +217,9 @@ def _parse_hand(module: ModuleType, data: Any) -> Any:
         raise Problem(INVALID_HAND, f"a field has the wrong type ({exc})", pointer="") from None
 
 
-def _recognize_route(app: FastAPI, host: RecognizerHost, scoring: Scoring, limits: Limits) -> None:
+def _recognize_route(
+    app: FastAPI, host: RecognizerHost, scoring: Scoring, limits: Limits, stores: StoreFactory
+) -> None:
     @app.post(
         "/v1/recognize",
         tags=["vision"],
@@ -215,19 +229,27 @@ def _recognize_route(app: FastAPI, host: RecognizerHost, scoring: Scoring, limit
                 "content": {"multipart/form-data": {"schema": RECOGNIZE_FORM_SCHEMA}},
             }
         },
-        responses=problem_responses(400, 413, 415, 422, 503),
+        responses=problem_responses(400, 404, 409, 413, 415, 422, 503),
     )
     async def recognize(request: Request) -> Response:
         """Read a photo of a declared win: tiles (boxes in original pixels), melds, hand, score,
-        warnings, the review flag, per-stage timings, model versions and the photo's SHA-256."""
+        warnings, the review flag, per-stage timings, model versions and the photo's SHA-256;
+        with `set`, read with that taught tile set."""
         started = time.perf_counter()
         async with host.admission():
             form = await read_photo_form(request, limits, PHOTO_FIELD)
-            context, ruleset = parse_context(form.fields, scoring.rulesets)
+            fields = dict(form.fields)
+            name = requested_set(fields, stores)
+            context, ruleset = parse_context(fields, scoring.rulesets)
             sniff_image(form.photo)
             if not host.ready:
                 raise host.not_ready_problem()
-            result, wait_ms = await host.recognize(form.photo, context, ruleset)
+            if name is None:
+                result, wait_ms = await host.recognize(form.photo, context, ruleset)
+            else:
+                job = read_with_set(stores(), name, form.photo, context, ruleset)
+                recognition, wait_ms = await host.run(job)
+                result = recognition.to_json()
         timings = result.setdefault("timings_ms", {})
         if isinstance(timings, dict):
             timings["api_queue"] = round(wait_ms, 1)

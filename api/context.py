@@ -117,7 +117,7 @@ def parse_context(
             known = ", ".join((*CONTEXT_FIELDS, "ruleset"))
             raise Problem(
                 INVALID_FIELD,
-                f"unknown field {name!r}; the fields are photo, {known}",
+                f"unknown field {name!r}; the fields are photo, set, {known}",
                 pointer=f"/{name}",
             )
     return context, ruleset

@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from api.limits import Limits
 from api.problems import (
@@ -32,6 +32,7 @@ from api.problems import (
 )
 
 log = logging.getLogger("mjlens.api")
+T = TypeVar("T")
 
 
 class Recognition(Protocol):
@@ -165,6 +166,15 @@ class RecognizerHost:
         self, data: bytes, context: Mapping[str, Any], ruleset: str
     ) -> tuple[dict[str, Any], float]:
         """Run the recognizer on a worker thread: (Recognition JSON, ms spent waiting)."""
+        recognition, wait_ms = await self.run(
+            lambda recognizer: recognizer.recognize(data, dict(context) or None, ruleset)
+        )
+        return recognition.to_json(), wait_ms
+
+    async def run(self, job: Callable[[Any], T]) -> tuple[T, float]:
+        """`job(recognizer)` on a worker thread, after waiting for a free worker as a
+        recognition does: (its result, ms spent waiting). A PhotoError it raises answers as
+        the photo's problem; a Problem it raises answers as itself."""
         recognizer = self._recognizer
         if recognizer is None:
             raise self.not_ready_problem()
@@ -183,18 +193,18 @@ class RecognizerHost:
             ) from None
         wait_ms = (time.perf_counter() - waited) * 1000
         loop = asyncio.get_running_loop()
-        job = self._executor.submit(recognizer.recognize, data, dict(context) or None, ruleset)
+        future = self._executor.submit(job, recognizer)
         # The slot frees when the work ends, not when the client goes: a cancelled request
         # must not let more jobs run than there are workers.
-        job.add_done_callback(lambda _: loop.call_soon_threadsafe(slots.release))
+        future.add_done_callback(lambda _: loop.call_soon_threadsafe(slots.release))
         try:
-            recognition = await asyncio.wrap_future(job)
+            result = await asyncio.wrap_future(future)
         except Exception as exc:
             problem = photo_problem(exc)
             if problem is None:
                 raise
             raise problem from None
-        return recognition.to_json(), wait_ms
+        return result, wait_ms
 
     def status(self) -> dict[str, Any]:
         return {

@@ -27,6 +27,12 @@ class Limits:
     form_fields: int = 16  # context fields per request
     json_bytes: int = 64 * 1024  # a Hand JSON body; a real one is under 1 KB
     json_depth: int = 32  # nesting in a Hand JSON body; a real one has depth 3
+    # Teaching a tile set: one enrollment photo holds every face, so a few photos a request
+    # are plenty. All of them together are held to one photo's cap, so the memory uploads
+    # can hold stays admitted * form_bytes.
+    teach_photos: int = 8
+    teach_bytes: int = 20 * MIB
+    labels_bytes: int = 64 * 1024  # the labels JSON of a correction; 14 tiles take ~2 KB
     # Recognition runs on this many worker threads; more requests wait in line.
     workers: int = field(default_factory=_default_workers)
     # Requests admitted to /v1/recognize at once (uploading, waiting or running): bounds the

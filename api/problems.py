@@ -51,6 +51,9 @@ UNSUPPORTED_MEDIA = Kind("unsupported-media-type", "Unsupported media type", 415
 INVALID_HAND = Kind("invalid-hand", "The hand is not valid Hand JSON", 422)
 INVALID_FIELD = Kind("invalid-field", "A request field is invalid", 422)
 BAD_PHOTO = Kind("bad-photo", "The photo cannot be decoded", 422)
+UNKNOWN_SET = Kind("unknown-set", "No tile set of that name", 404)
+SET_DAMAGED = Kind("set-damaged", "The tile set cannot be used", 409)
+CANNOT_TEACH = Kind("cannot-teach", "The photos cannot teach the tile set", 422)
 BUSY = Kind("busy", "The recognizer is busy", 503)
 NOT_READY = Kind("models-not-ready", "The recognition models are not loaded", 503)
 NO_SCORING = Kind("scoring-unavailable", "Scoring is not available in this build", 503)
@@ -67,6 +70,9 @@ CATALOGUE: tuple[Kind, ...] = (
     INVALID_HAND,
     INVALID_FIELD,
     BAD_PHOTO,
+    UNKNOWN_SET,
+    SET_DAMAGED,
+    CANNOT_TEACH,
     BUSY,
     NOT_READY,
     NO_SCORING,

@@ -108,6 +108,77 @@ RECOGNIZE_FORM_SCHEMA: dict[str, Any] = {
     "properties": {
         "photo": {"type": "string", "format": "binary", "description": "JPEG, PNG or WebP"},
         **_CONTEXT_PROPS,
+        "set": {"type": "string", "description": "read with this taught tile set (GET /v1/sets)"},
+    },
+}
+
+_SET_NAME = {
+    "type": "string",
+    "pattern": "^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$",
+    "description": "1-64 of a-z, 0-9, '-' and '_', starting and ending with a letter or digit",
+}
+_PHOTOS = {"type": "string", "format": "binary", "description": "JPEG, PNG or WebP"}
+
+ENROLL_FORM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "photo"],
+    "properties": {
+        "name": _SET_NAME,
+        "photo": {
+            "type": "array",
+            "items": _PHOTOS,
+            "description": "enrollment photos, one face of each in the standard order: rows "
+            "top to bottom characters 1-9, circles 1-9, bamboos 1-9, E S W N C F P, flowers",
+        },
+    },
+}
+
+CORRECTIONS_FORM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["photo", "labels"],
+    "properties": {
+        "photo": _PHOTOS,
+        "labels": {
+            "type": "string",
+            "description": 'JSON: [{"code": "5p", "bbox": [x, y, w, h]} or '
+            '{"code": "5p", "corners": [[x, y] x 4]}], in the photo\'s pixels',
+        },
+    },
+}
+
+SET_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "TileSet",
+    "properties": {
+        "name": _SET_NAME,
+        "faces": {"type": "integer"},
+        "looks": {"type": "integer"},
+        "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "untaught": {"type": "array", "items": {"type": "string"}},
+        "taught_from": {"type": "array", "items": {"type": "string"}},
+        "created": {"type": "string"},
+        "updated": {"type": "string"},
+        "error": {"type": "string", "description": "only for a set whose file cannot be read"},
+    },
+}
+
+SETS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"sets": {"type": "array", "items": SET_SCHEMA}},
+}
+
+REPORT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "TeachReport",
+    "properties": {
+        "set": {"type": "string"},
+        "looks_added": {"type": "integer"},
+        "photos": {"type": "integer"},
+        "labels_matched_to_a_tile": {"type": "integer"},
+        "labels_read_inside_their_box": {"type": "integer"},
+        "warnings": {"type": "array", "items": {"type": "string"}},
+        "faces": {"type": "integer"},
+        "looks": {"type": "integer"},
     },
 }
 

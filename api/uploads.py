@@ -8,7 +8,7 @@ pixels: the photo's bytes go to the recognizer, whose loader checks the header f
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +71,11 @@ async def read_json(request: Request, limits: Limits) -> Any:
         body.extend(chunk)
     if not body.strip():
         raise Problem(BAD_JSON, "the body is empty: send a Hand JSON object")
+    return decode_json(bytes(body), limits)
+
+
+def decode_json(body: bytes, limits: Limits) -> Any:
+    """`body` parsed as strict JSON (no NaN, at most `json_depth` deep), or a 400 problem."""
     try:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -111,33 +116,59 @@ class PhotoForm:
     fields: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass
+class UploadForm:
+    """A multipart form with one or more files in one file field, and its text fields."""
+
+    files: list[tuple[str, bytes]]  # (filename, bytes), in the order sent
+    fields: dict[str, str] = field(default_factory=dict)
+
+
 async def read_photo_form(request: Request, limits: Limits, photo_field: str) -> PhotoForm:
     """Parse the multipart form within the caps; the photo part must be a file."""
+    form = await read_upload_form(request, limits, photo_field)
+    filename, photo = form.files[0]
+    return PhotoForm(photo=photo, filename=filename, fields=form.fields)
+
+
+async def read_upload_form(
+    request: Request,
+    limits: Limits,
+    file_field: str,
+    *,
+    max_files: int = 1,
+    total_bytes: int | None = None,
+    field_caps: Mapping[str, int] | None = None,
+) -> UploadForm:
+    """Parse a multipart form of 1-`max_files` files in `file_field` (each within
+    `photo_bytes`, all within `total_bytes`) and text fields within `field_bytes`, or the
+    larger cap `field_caps` gives a field by name."""
     media = _media_type(request)
     if media != "multipart/form-data":
         raise Problem(
             UNSUPPORTED_MEDIA,
-            f"send multipart/form-data with the photo in a file field '{photo_field}', "
+            f"send multipart/form-data with the photo in a file field '{file_field}', "
             f"not {media or 'a body without Content-Type'}",
         )
+    caps = dict(field_caps or {})
     parser = MultiPartParser(
         request.headers,
-        capped_stream(request, limits.form_bytes, "the upload"),
-        max_files=1,
+        capped_stream(request, total_bytes or limits.form_bytes, "the upload"),
+        max_files=max_files,
         max_fields=limits.form_fields,
-        max_part_size=limits.field_bytes,
+        max_part_size=max([limits.field_bytes, *caps.values()]),
     )
     try:
         form = await parser.parse()
     except MultiPartException as exc:
-        raise _multipart_problem(exc.message, limits, photo_field) from None
+        raise _multipart_problem(exc.message, limits, file_field, max_files) from None
     try:
-        return await _collect(form.multi_items(), limits, photo_field)
+        return await _collect(form.multi_items(), limits, file_field, caps)
     finally:
         await form.close()
 
 
-def _multipart_problem(message: str, limits: Limits, photo_field: str) -> Problem:
+def _multipart_problem(message: str, limits: Limits, photo_field: str, max_files: int) -> Problem:
     if "maximum size" in message:
         return Problem(
             TOO_LARGE,
@@ -145,22 +176,29 @@ def _multipart_problem(message: str, limits: Limits, photo_field: str) -> Proble
             f"named '{photo_field}' (with a filename)",
         )
     if message.startswith("Too many files"):
-        return Problem(BAD_MULTIPART, f"send one file only, the photo in '{photo_field}'")
+        if max_files == 1:
+            return Problem(BAD_MULTIPART, f"send one file only, the photo in '{photo_field}'")
+        return Problem(BAD_MULTIPART, f"send at most {max_files} photos in '{photo_field}'")
     if message.startswith("Too many fields"):
         return Problem(BAD_MULTIPART, f"more than {limits.form_fields} form fields")
     return Problem(BAD_MULTIPART, f"malformed multipart form: {message}")
 
 
 async def _collect(
-    items: list[tuple[str, str | UploadFile]], limits: Limits, photo_field: str
-) -> PhotoForm:
-    photo: bytes | None = None
-    filename = ""
+    items: list[tuple[str, str | UploadFile]],
+    limits: Limits,
+    photo_field: str,
+    caps: Mapping[str, int],
+) -> UploadForm:
+    files: list[tuple[str, bytes]] = []
     values: dict[str, str] = {}
     for name, value in items:
         if isinstance(value, str):
             if name in values:
                 raise Problem(BAD_MULTIPART, f"the field '{name}' is given twice")
+            cap = caps.get(name, limits.field_bytes)
+            if len(value.encode("utf-8", "surrogatepass")) > cap:
+                raise Problem(TOO_LARGE, f"the field '{name}' is over {_size(cap)}")
             values[name] = value
             continue
         if name != photo_field:
@@ -171,11 +209,11 @@ async def _collect(
         photo = await value.read(limits.photo_bytes + 1)
         if len(photo) > limits.photo_bytes:
             raise Problem(TOO_LARGE, f"the photo is over the limit of {_size(limits.photo_bytes)}")
-        filename = value.filename or ""
-    if photo is None:
+        files.append((value.filename or "", photo))
+    if not files:
         hint = " (it came as a text field: attach a file)" if photo_field in values else ""
         raise Problem(BAD_MULTIPART, f"the form has no file field '{photo_field}'{hint}")
-    return PhotoForm(photo=photo, filename=filename, fields=values)
+    return UploadForm(files=files, fields=values)
 
 
 def sniff_image(data: bytes) -> None:

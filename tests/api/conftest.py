@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +15,20 @@ from tests.api.fakes import ReplayRecognizer, missing_models
 
 # Small caps: the corpus can cross them with little data.
 TEST_LIMITS = Limits(photo_bytes=512 * 1024, json_bytes=16 * 1024, queue_wait_s=5.0)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sets_home() -> Iterator[None]:
+    """Taught sets go to a fresh folder, never the user's own (a test may point
+    MJLENS_HOME elsewhere with monkeypatch: the app reads it at each request)."""
+    before = os.environ.get("MJLENS_HOME")
+    with tempfile.TemporaryDirectory(prefix="mjlens-home-") as home:
+        os.environ["MJLENS_HOME"] = home
+        yield
+    if before is None:
+        os.environ.pop("MJLENS_HOME", None)
+    else:
+        os.environ["MJLENS_HOME"] = before
 
 
 @pytest.fixture(scope="module")

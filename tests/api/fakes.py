@@ -3,6 +3,8 @@
 `ReplayRecognizer` checks the photo with the real `vision.load` (so bad photos fail exactly
 as in production) and then answers with the bundled sample's TRUE hand and tile boxes,
 scored by the real scorer. It tests the HTTP and page plumbing, never recognition quality.
+For teaching tile sets it "finds" an enrollment layout in any photo (`enrollment_tiles`),
+so the real `api.teach` runs on it.
 """
 
 from __future__ import annotations
@@ -14,11 +16,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from fastapi import FastAPI
 
 from api.app import create_app
 from api.limits import Limits
+from scoring.tiles import CLASSES, STANDARD_ROWS
+from vision.load import Photo
 from vision.pipeline import WHICH_FLOWER
+from vision.tileset import TileSet
+from vision.types import Tiles
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "api" / "static"
 SAMPLE_PHOTO = SAMPLE_DIR / "sample.jpg"
@@ -38,7 +46,9 @@ def _xyxy(bbox: list[float]) -> list[float]:
     return [round(x, 1), round(y, 1), round(x + w, 1), round(y + h, 1)]
 
 
-def replay_body(context: Mapping[str, Any] | None, ruleset: str, sha256: str) -> dict[str, Any]:
+def replay_body(
+    context: Mapping[str, Any] | None, ruleset: str, sha256: str, tileset: str | None = None
+) -> dict[str, Any]:
     from scoring import score
 
     hand = dict(SAMPLE_TRUTH["hand"])
@@ -85,7 +95,57 @@ def replay_body(context: Mapping[str, Any] | None, ruleset: str, sha256: str) ->
             "sideways": {"file": "replay"},
         },
         "sha256": sha256,
+        "set": tileset,
     }
+
+
+EMBEDDING = 8  # the stand-in classifier's embedding width
+
+
+class ReplayClassifier:
+    """What teaching asks of a classifier: a digest, and embeddings of face crops (here the
+    crops' mean colour and brightness, which is enough to store and compare looks)."""
+
+    digest = "replay"
+    embedding_size = EMBEDDING
+
+    def read_crops(
+        self, crops: list[npt.NDArray[np.uint8]]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        probs = np.full((len(crops), len(CLASSES)), 1 / len(CLASSES), np.float32)
+        embeddings = np.zeros((len(crops), EMBEDDING), np.float32)
+        for i, crop in enumerate(crops):
+            embeddings[i, :3] = crop.reshape(-1, 3).mean(axis=0) / 255
+            embeddings[i, 3] = 1.0
+        return probs, embeddings
+
+
+def enrollment_tiles(photo: Photo) -> Tiles:
+    """The standard order's five rows (flowers last) laid across the photo, each tile read
+    as the face the order puts there. In a portrait photo rows 2 and 3 read the wrong way
+    round (circles as bamboos), so a test can send an enrollment that does not fit."""
+    width, height = photo.original_size
+    rows = [list(r) for r in STANDARD_ROWS]
+    if height > width:
+        rows[1], rows[2] = rows[2], rows[1]
+    w = width / 10
+    h = min(w * 4 / 3, height / 7.5)
+    corners, codes = [], []
+    for r, row in enumerate(rows):
+        for k, code in enumerate(row):
+            x, y = w * (k + 0.5), h * (1.5 * r + 0.5)
+            corners.append([[x, y], [x + w * 0.9, y], [x + w * 0.9, y + h], [x, y + h]])
+            codes.append(code)
+    quads = np.array(corners, np.float32)
+    probs = np.full((len(codes), len(CLASSES)), 0.002, np.float32)
+    for i, code in enumerate(codes):
+        probs[i, CLASSES.index(code)] = 0.9
+    n = len(codes)
+    embeddings = np.zeros((n, EMBEDDING), np.float32)
+    embeddings[np.arange(n), np.arange(n) % EMBEDDING] = 1.0
+    xyxy = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+    flags = np.zeros(n, bool)
+    return Tiles(xyxy, quads, np.ones(n, np.float32), flags, flags, probs, embeddings=embeddings)
 
 
 class ReplayRecognizer:
@@ -95,12 +155,33 @@ class ReplayRecognizer:
         self.running = 0
         self.most_running = 0
         self._lock = threading.Lock()
+        self.classifier = ReplayClassifier()
+        self.sets_read: list[str] = []  # the set of each read with one, for tests to check
+
+    @property
+    def classifier_digest(self) -> str:
+        return self.classifier.digest
+
+    def read_tiles(
+        self, data: bytes | Path, timings: Any = None, tileset: TileSet | None = None
+    ) -> tuple[Photo, Tiles]:
+        from vision.load import load_photo
+
+        photo = load_photo(data)
+        return photo, enrollment_tiles(photo)
 
     def recognize(
-        self, data: bytes, context: Mapping[str, Any] | None = None, ruleset: str = "mcr"
+        self,
+        data: bytes,
+        context: Mapping[str, Any] | None = None,
+        ruleset: str = "mcr",
+        tileset: TileSet | None = None,
     ) -> Replayed:
         from vision.load import load_photo
 
+        if tileset is not None:
+            assert tileset.model in ("", self.classifier.digest), "the set was not re-embedded"
+            self.sets_read.append(tileset.name)
         with self._lock:
             self.calls += 1
             self.running += 1
@@ -108,7 +189,8 @@ class ReplayRecognizer:
         try:
             photo = load_photo(data)
             time.sleep(self.delay_s)
-            return Replayed(replay_body(context, ruleset, photo.sha256))
+            name = tileset.name if tileset is not None else None
+            return Replayed(replay_body(context, ruleset, photo.sha256, name))
         finally:
             with self._lock:
                 self.running -= 1
@@ -118,9 +200,13 @@ class FlowerDoubtRecognizer(ReplayRecognizer):
     """The replay, flagged only over which flower a flower tile is (the score stands)."""
 
     def recognize(
-        self, data: bytes, context: Mapping[str, Any] | None = None, ruleset: str = "mcr"
+        self,
+        data: bytes,
+        context: Mapping[str, Any] | None = None,
+        ruleset: str = "mcr",
+        tileset: TileSet | None = None,
     ) -> Replayed:
-        body = super().recognize(data, context, ruleset).to_json()
+        body = super().recognize(data, context, ruleset, tileset).to_json()
         reason = f"{WHICH_FLOWER} (flowers named right: 0.60)"
         return Replayed({**body, "review": True, "review_reasons": [reason]})
 

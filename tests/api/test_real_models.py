@@ -1,4 +1,5 @@
-"""/v1/recognize with the real recognizer on the bundled sample, when models/*.onnx exist."""
+"""The real recognizer behind the API, when models/*.onnx exist: the bundled sample, and a
+tile set taught from a rendered enrollment photo."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from datasets.scene import render_scene
 from tests.api.fakes import SAMPLE_PHOTO, SAMPLE_TRUTH
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -62,3 +66,43 @@ def test_real_recognizer_reads_the_sample() -> None:
     assert found >= 0.8 * len(SAMPLE_TRUTH["tiles"])
     if body["hand"] is not None:
         assert body["score"] is not None
+
+
+def _rendered(kind: str, seed: int, face_seed: int) -> bytes:
+    scene = render_scene(
+        np.random.default_rng(seed), ("procedural",), kind, 1024, face_seed=face_seed
+    )
+    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return encoded.tobytes()
+
+
+def test_real_recognizer_enrolls_a_set_and_reads_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One rendered enrollment photo teaches a set; a declared win of the same physical set
+    (the same face seed) is then read with it."""
+    monkeypatch.setenv("MJLENS_HOME", str(tmp_path))
+    enrollment = _rendered("enrollment", seed=1, face_seed=11)
+    win = _rendered("declared_win", seed=5, face_seed=11)
+    app = create_app()
+    with TestClient(app) as client:
+        assert app.state.host.wait_ready(180), app.state.host.error
+        taught = client.post(
+            "/v1/sets",
+            data={"name": "rendered"},
+            files={"photo": ("enroll.jpg", enrollment, "image/jpeg")},
+        )
+        assert taught.status_code == 201, taught.text
+        listed = client.get("/v1/sets").json()["sets"]
+        read = client.post(
+            "/v1/recognize", files={"photo": ("win.jpg", win)}, data={"set": "rendered"}
+        )
+        plain = client.post("/v1/recognize", files={"photo": ("win.jpg", win)})
+    report = taught.json()
+    assert report["set"] == "rendered" and report["faces"] >= 34, report
+    assert (tmp_path / "sets" / "rendered.mjset").is_file()
+    assert [s["name"] for s in listed] == ["rendered"]
+    assert read.status_code == 200, read.text
+    assert read.json()["set"] == "rendered" and plain.json()["set"] is None
+    assert len(read.json()["tiles"]) == len(plain.json()["tiles"])

@@ -103,6 +103,7 @@ def test_page_and_static_files(client: TestClient) -> None:
         "words.js",
         "tiles.js",
         "render.js",
+        "sets.js",
         "app.js",
         "docs.js",
         "style.css",
