@@ -1,7 +1,7 @@
 // mjlens phone page: photograph a declared win, correct any tile, and score it live.
 // Plain JS, no build step, nothing loaded from elsewhere. The page keeps its own model of
 // the hand (tiles in groups) so a corrected tile rescores through /v1/score at once; the
-// recognizer's answer only seeds that model.
+// recognizer's answer only seeds that model. Tile sets (picker, teaching): sets.js.
 "use strict";
 
 // ---- state -------------------------------------------------------------------------------
@@ -285,6 +285,7 @@ function picked(code) {
     if (isFlower(code) && tile.group !== "flower" && tile.group !== "loose") { tile.group = "flower"; tile.meld = null; }
     else if (!isFlower(code) && tile.group === "flower") tile.group = "concealed";
     closePicker();
+    rememberSoon();
   } else {
     let group = "concealed";
     if (isFlower(code)) group = "flower";
@@ -350,9 +351,10 @@ async function redrawnAsJpeg(blob) {
 const asJpegName = (name) => name.replace(/\.[^./]*$/, "") + ".jpg";
 
 // Shows the photo the server is sent: the boxes it answers are in that photo's pixels.
-function showPhoto(blob) {
+function showPhoto(blob, name) {
   if (state.photo && state.photo.url) URL.revokeObjectURL(state.photo.url);
-  state.photo = { url: URL.createObjectURL(blob), type: blob.type, sha256: null };
+  // The blob is kept: corrections the person makes are taught from the photo as sent.
+  state.photo = { url: URL.createObjectURL(blob), type: blob.type, sha256: null, blob, name };
   const img = $("photo");
   img.onload = () => renderBoxes();
   img.src = state.photo.url;
@@ -365,6 +367,7 @@ async function postPhoto(blob, name) {
   form.append("prevalent_wind", $("prevalent_wind").value);
   for (const flag of CONTEXT_FLAGS) form.append(flag, $(flag).checked ? "true" : "false");
   form.append("ruleset", $("ruleset").value);
+  if (chosenSet()) form.append("set", chosenSet());
   let res;
   try {
     res = await fetch("v1/recognize", { method: "POST", body: form });
@@ -379,6 +382,7 @@ async function postPhoto(blob, name) {
 }
 
 async function handlePhoto(blob, name) {
+  rememberPending();
   state.rec = null;
   setStatus(t("reading"), "busy");
   let redrawn = false;
@@ -386,14 +390,14 @@ async function handlePhoto(blob, name) {
     const jpeg = await redrawnAsJpeg(blob);
     if (jpeg) [blob, name, redrawn] = [jpeg, asJpegName(name), true];
   }
-  showPhoto(blob);
+  showPhoto(blob, name);
   showCards(true);
   let { res, body } = await postPhoto(blob, name);
   if ((res.status === 413 || res.status === 415) && !redrawn) {
     const jpeg = await redrawnAsJpeg(blob);
     if (jpeg) {
       [blob, name] = [jpeg, asJpegName(name)];
-      showPhoto(blob);
+      showPhoto(blob, name);
       ({ res, body } = await postPhoto(blob, name));
     }
   }
@@ -402,6 +406,7 @@ async function handlePhoto(blob, name) {
   if (!res.ok) {
     state.photo.sha256 = await sha256Hex(blob);
     setStatus(res.status === 503 ? t("not_ready", { detail: body.detail }) : t("failed", { detail: body.detail || res.status }), "error");
+    if (body.pointer === "/set") refreshSets(); // the set went away: offer the ones there are
     changed();
     return;
   }
@@ -410,7 +415,7 @@ async function handlePhoto(blob, name) {
   const total = body.timings_ms && (body.timings_ms.api_total || body.timings_ms.total);
   // A doubt only over which flower a flower is changes no score: say so, not "check".
   const scoreStands = body.review && body.score_review === false;
-  const note = !body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review");
+  const note = (body.set ? " " + t("read_with", { set: body.set }) : "") + (!body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review"));
   setStatus(t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) }) + note, body.review && !scoreStands ? "warn" : "ok");
   for (const w of [...(body.review_reasons || []), ...(body.warnings || [])]) {
     const li = document.createElement("li");
@@ -426,6 +431,8 @@ function applyLang() {
   document.documentElement.lang = state.lang === "zh" ? "zh-Hans" : "en";
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   $("lang").textContent = state.lang === "zh" ? "English" : "中文";
+  labelRemember();
+  labelSets();
   for (const w of ["seat_wind", "prevalent_wind"]) {
     for (const opt of $(w).options) opt.textContent = t("wind_" + opt.value);
   }
@@ -443,6 +450,7 @@ function setup() {
   rules.textContent = "";
   for (const [v, label] of [["mcr", "MCR 国标"], ["mcr-mil", "MCR MIL"], ["sichuan", "四川"], ["shanghai", "上海"], ["beijing", "北京"]]) rules.add(new Option(label, v));
   buildPicker();
+  setupSets();
   $("lang").addEventListener("click", () => {
     state.lang = state.lang === "zh" ? "en" : "zh";
     localStorage.setItem("mjlens.lang", state.lang);

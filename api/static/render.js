@@ -194,7 +194,8 @@ function renderSheet() {
   const context = [`${t("seat_wind")} ${$("seat_wind").value}`, `${t("prevalent_wind")} ${$("prevalent_wind").value}`]
     .concat(CONTEXT_FLAGS.filter((f) => $(f).checked).map((f) => t(f))).join(", ");
   const rows = [[t("date"), new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC"], [t("rule_set"), $("ruleset").value],
-    [t("context"), context], [t("photo_hash"), (state.photo && state.photo.sha256) || t("none")], [t("models"), models]];
+    [t("context"), context], [t("photo_hash"), (state.photo && state.photo.sha256) || t("none")], [t("models"), models],
+    [t("tile_set"), rec.set || t("none")]];
   for (const [k, v] of rows) {
     const dt = document.createElement("dt"); dt.textContent = k;
     const dd = document.createElement("dd"); dd.textContent = v;

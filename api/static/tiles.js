@@ -43,19 +43,26 @@ function tileName(code) {
   return code;
 }
 
-function tileButton(code, extraClass) {
+function drawTile(el, code, extraClass) {
   const g = glyph(code);
+  el.className = "tile " + g.cls + (extraClass ? " " + extraClass : "");
+  el.title = tileName(code);
+  el.dataset.code = code;
+  el.innerHTML = `<span class="g"></span><span class="s"></span><span class="c"></span>`;
+  el.children[0].textContent = g.top;
+  el.children[1].textContent = g.bottom;
+  el.children[2].textContent = code === "back" ? "" : code;
+  return el;
+}
+
+function tileButton(code, extraClass) {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = "tile " + g.cls + (extraClass ? " " + extraClass : "");
-  b.title = tileName(code);
-  b.dataset.code = code;
-  b.innerHTML = `<span class="g"></span><span class="s"></span><span class="c"></span>`;
-  b.children[0].textContent = g.top;
-  b.children[1].textContent = g.bottom;
-  b.children[2].textContent = code === "back" ? "" : code;
-  return b;
+  return drawTile(b, code, extraClass);
 }
+
+// A tile drawn for looking at only (the teaching guide).
+const tileFace = (code, extraClass) => drawTile(document.createElement("span"), code, extraClass);
 
 // ---- notation (the MCR calculators' compact form, e.g. [567m,2][999s,3][SSSS]123pCC) -------
 

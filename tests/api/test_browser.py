@@ -417,3 +417,70 @@ def test_without_models_the_sample_says_so_and_manual_entry_scores(
 
     want = str(score(parse_notation("[567m,2][999s,3][EEEE]123pCC")).total)
     _wait(browser, lambda d: _total(d) == want)
+
+
+def _photo_file(tmp_path: Path, name: str, width: int, height: int) -> Path:
+    """A plain photo; the stand-in reads the enrollment layout in it (fakes.py: a portrait
+    one with rows 2 and 3 swapped)."""
+    import cv2
+    import numpy as np
+
+    ramp = np.linspace(0, 255, width * height, dtype=np.float32).reshape(height, width)
+    path = tmp_path / name
+    assert cv2.imwrite(str(path), np.stack([ramp, ramp[::-1], ramp], axis=2).astype(np.uint8))
+    return path
+
+
+def _said(driver: Any, element: str) -> str:
+    return str(driver.find_element("id", element).get_attribute("textContent"))
+
+
+def test_teach_a_set_pick_it_and_remember_corrections(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server)
+    browser.execute_script("localStorage.clear()")
+    browser.get(server)
+    _click(browser, "#teach-open")
+    _wait(browser, lambda d: d.find_element("id", "teach-card").is_displayed())
+    rows = browser.find_elements("css selector", "#teach-guide .guide-row")
+    assert [len(r.find_elements("css selector", ".tile")) for r in rows] == [9, 9, 9, 7, 8]
+    first = rows[3].find_elements("css selector", ".tile")
+    assert [t.get_attribute("data-code") for t in first] == list("ESWNCFP")
+    _shot(browser, "8-teach-guide")
+
+    # A photo laid out wrong: the server's reason names the row.
+    browser.find_element("id", "teach-name").send_keys("Page Set")
+    browser.get_log("browser")  # only this test's entries are checked at its end
+    mislaid = _photo_file(tmp_path, "mislaid.jpg", 480, 640)
+    browser.find_element("id", "teach-input").send_keys(str(mislaid))
+    _wait(browser, lambda d: "row 2" in _said(d, "teach-status"))
+    assert browser.find_element("id", "teach-status").get_attribute("class") == "error"
+
+    browser.find_element("id", "teach-input").send_keys(
+        str(_photo_file(tmp_path, "e.jpg", 640, 480))
+    )
+    _wait(browser, lambda d: "page-set" in _said(d, "teach-status"))
+    assert "42" in _said(browser, "teach-status")
+    picker = Select(browser.find_element("id", "set-picker"))
+    _wait(browser, lambda d: picker.first_selected_option.get_attribute("value") == "page-set")
+    assert browser.execute_script("return localStorage.getItem('mjlens.set')") == "page-set"
+
+    # Remembered across visits, sent with the photo, and corrections taught to it.
+    browser.get(server)
+    picker = Select(browser.find_element("id", "set-picker"))
+    _wait(browser, lambda d: picker.first_selected_option.get_attribute("value") == "page-set")
+    _click(browser, "#sample")
+    _wait(browser, lambda d: "page-set" in _said(d, "status"))
+    assert browser.find_element("id", "remember").is_selected()
+    _click(browser, "#boxes .box.winning")
+    hand = _page_hand(SAMPLE_TRUTH["hand"])
+    other = next(c for c in CODES if c != hand["winning_tile"])
+    _click(browser, f'#picker-faces .tile[data-code="{other}"]')
+    _wait(browser, lambda d: "Remembered 1" in _said(d, "remember-status"))
+    _shot(browser, "9-remembered")
+    with urllib.request.urlopen(server + "v1/sets/page-set") as response:
+        assert json.load(response)["looks"] == 43
+    _assert_no_script_errors(browser, answered="422")
