@@ -785,6 +785,8 @@ def _tiles_json(tiles: Tiles, found: Layout, decoded: Decoded) -> list[Json]:
             {
                 "code": code,
                 "box": [round(float(v), 1) for v in tiles.xyxy[i]],
+                # The face's corners (TL, TR, BR, BL as read): what a correction teaches a set.
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in tiles.corners[i]],
                 "confidence": round(float(probs[CLASSES.index(code)]), 4),
                 "alternatives": alternatives,
                 "sideways": bool(tiles.sideways[i]),
