@@ -135,10 +135,10 @@ def _photos(folder: Path, n: int) -> list[Path]:
 
 
 def fit(args: argparse.Namespace) -> Json:
-    """Maximum-likelihood weights (A, B, C) of `vision.tileset.joint_reading` over the
+    """Maximum-likelihood weights (A, B, C, D) of `vision.tileset.joint_reading` over the
     matched tiles of every design folder, each read with its own enrollment's set."""
     recognizer = Recognizer()
-    logp, like, taught, truth = [], [], [], []
+    logp, like, printed, taught, truth = [], [], [], [], []
     for folder in _folders(args.data):
         tileset, why = teach(recognizer, folder)
         if tileset is None:
@@ -150,24 +150,44 @@ def fit(args: argparse.Namespace) -> Json:
             rows, classes = _matched(tiles, anns)
             if not rows:
                 continue
-            s, mask = tileset.likeness(tiles.embeddings[rows])
             logp.append(np.log(np.maximum(tiles.probs[rows], 1e-6)))
-            like.append(s)
-            taught.append(np.repeat(mask[None], len(rows), axis=0))
+            like.append(tileset.likeness(tiles.embeddings[rows]))
+            printed.append(tileset.printed(tiles.looks[rows]))
+            taught.append(np.repeat(tileset.taught()[None], len(rows), axis=0))
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
-    weights = newton_fit(np.concatenate(logp), np.concatenate(like), np.concatenate(taught), truth)
-    return {"tiles": len(truth), "weights": {"A": weights[0], "B": weights[1], "C": weights[2]}}
+    weights = newton_fit(
+        np.concatenate(logp),
+        np.concatenate(like),
+        np.concatenate(printed),
+        np.concatenate(taught),
+        truth,
+    )
+    return {"tiles": len(truth), "weights": dict(zip("ABCD", weights, strict=True))}
 
 
 def newton_fit(
-    logp: np.ndarray, like: np.ndarray, taught: np.ndarray, truth: list[int], steps: int = 50
-) -> tuple[float, float, float]:
-    """Softmax regression with three shared weights on the features (log p, s where
-    taught, 1 where untaught): convex, so Newton's method with step halving finds it."""
-    feats = np.stack([logp, np.where(taught, like, 0.0), (~taught).astype(float)], axis=2)
+    logp: np.ndarray,
+    like: np.ndarray,
+    printed: np.ndarray,
+    taught: np.ndarray,
+    truth: list[int],
+    steps: int = 50,
+) -> tuple[float, float, float, float]:
+    """Softmax regression with four shared weights on the features (log p, s where taught,
+    1 where untaught, t where taught): convex, so Newton's method with step halving finds
+    it."""
+    feats = np.stack(
+        [
+            logp,
+            np.where(taught, like, 0.0),
+            (~taught).astype(float),
+            np.where(taught, printed, 0.0),
+        ],
+        axis=2,
+    )
     y = np.asarray(truth)
-    theta = np.array([1.0, 0.0, 0.0])
+    theta = np.array([1.0, 0.0, 0.0, 0.0])
 
     def loss(t: np.ndarray) -> float:
         z = feats @ t
@@ -183,20 +203,21 @@ def newton_fit(
         grad = (feats[np.arange(len(y)), y] - mean).mean(axis=0)
         centred = feats - mean[:, None, :]
         hess = -np.einsum("nc,nck,ncl->kl", p, centred, centred) / len(y)
-        step = np.linalg.solve(hess - 1e-9 * np.eye(3), grad)
+        step = np.linalg.solve(hess - 1e-9 * np.eye(len(theta)), grad)
         now, scale = loss(theta), 1.0
         while loss(theta - scale * step) > now and scale > 1e-4:
             scale /= 2
         theta = theta - scale * step
         if np.abs(scale * step).max() < 1e-6:
             break
-    print(f"fitted A, B, C = {theta.round(3).tolist()}, mean loss {loss(theta):.4f}")
-    return float(theta[0]), float(theta[1]), float(theta[2])
+    print(f"fitted A, B, C, D = {theta.round(3).tolist()}, mean loss {loss(theta):.4f}")
+    a, b, c, d = (float(v) for v in theta)
+    return a, b, c, d
 
 
 def evaluate(args: argparse.Namespace) -> Json:
     recognizer = Recognizer()
-    weights = tuple(args.weights) if args.weights else None
+    weights = [tuple(args.weights)] if args.weights else []
     out: Json = {}
     all_rows: dict[str, list[Json]] = {"without": [], "with": []}
     for folder in _folders(args.data):
@@ -211,12 +232,9 @@ def evaluate(args: argparse.Namespace) -> Json:
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
             readings = {"without": tiles}
             if tileset is not None:
-                like, mask = tileset.likeness(tiles.embeddings)
-                probs = (
-                    joint_reading(tiles.probs, like, mask, weights)  # type: ignore[arg-type]
-                    if weights
-                    else tileset.read(tiles.probs, tiles.embeddings)
-                )
+                like = tileset.likeness(tiles.embeddings)
+                printed = tileset.printed(tiles.looks)
+                probs = joint_reading(tiles.probs, like, printed, tileset.taught(), *weights)
                 readings["with"] = replace(tiles, probs=probs)
             matched, truth = _matched(tiles, anns)
             calib["truth"] += truth
@@ -245,8 +263,15 @@ def evaluate(args: argparse.Namespace) -> Json:
 def _figures(rows: list[Json], probs: list[FloatArray], truth: list[int]) -> Json:
     complete = [r for r in rows if r["complete"]]
     tiles = sum(r["tiles_in_photo"] for r in rows)
+    hand = [0, 0]  # the hand's labelled tiles (all but the table's loose ones), right
+    for r in rows:
+        for kind, (n, missed, misnamed) in r["by_kind"].items():
+            if not kind.endswith("/loose"):
+                hand[0] += n
+                hand[1] += n - missed - misnamed
     figures = {
         "photos": len(rows),
+        "hand_tile_accuracy": round(hand[1] / max(hand[0], 1), 4),
         "tile_accuracy": round(sum(r["labelled_right_decoded"] for r in rows) / tiles, 4),
         "tile_accuracy_read": round(sum(r["labelled_right_read"] for r in rows) / tiles, 4),
         **{k: round(v, 4) for k, v in _complete_figures(complete).items()},
@@ -265,6 +290,7 @@ def camerash(args: argparse.Namespace) -> Json:
     """Top-1 on the camerash crops not taught, with k crops per face taught (by seed)."""
     from models.camerash import read_camerash
     from vision.classify import Classifier
+    from vision.looks import crop_looks
 
     items = read_camerash(args.camerash)
     files = [path.name for path, _ in items]
@@ -272,6 +298,7 @@ def camerash(args: argparse.Namespace) -> Json:
     truth = np.array([CLASSES.index(code) for _, code in items])
     classifier = Classifier()
     probs, embeddings = classifier.read_crops(crops)
+    looks = crop_looks(crops)
     small = [cv2.resize(c, (64, 80), interpolation=cv2.INTER_AREA) for c in crops]
     out: Json = {"crops": len(files), "without_set": float((probs.argmax(1) == truth).mean())}
     for k in args.k:
@@ -292,7 +319,7 @@ def camerash(args: argparse.Namespace) -> Json:
                 [files[i] for i in taught_idx],
                 "bench",
             )
-            read = tileset.read(probs[rest], embeddings[rest])
+            read = tileset.read(probs[rest], embeddings[rest], looks[rest])
             accs.append(float((read.argmax(1) == truth[rest]).mean()))
             wrong = [
                 f"{files[i]}:{CLASSES[truth[i]]}->{CLASSES[read[j].argmax()]}"
@@ -320,7 +347,7 @@ def main() -> None:
     e.add_argument("--data", nargs="+", required=True)
     e.add_argument("--n", type=int, default=100000)
     e.add_argument("--report")
-    e.add_argument("--weights", nargs=3, type=float, help="A B C instead of the shipped ones")
+    e.add_argument("--weights", nargs=4, type=float, help="A B C D instead of the shipped ones")
     c = sub.add_parser("camerash", help="camerash crops, k per face taught")
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])

@@ -59,19 +59,45 @@ def describe(image: np.ndarray, corners: FloatArray) -> FloatArray:
 
 def alike(looks: FloatArray) -> FloatArray:
     """(n, n) likeness in [-1, 1] of every pair of faces; 1 on the diagonal."""
-    n = len(looks)
-    if n == 0:
+    if len(looks) == 0:
         return np.zeros((0, 0), np.float32)
-    centre = _normalized(looks[:, :, SHIFT : SHIFT + LOOK_H, SHIFT : SHIFT + LOOK_W])
-    best = np.full((n, n), -1.0, np.float32)
-    for dy in range(-SHIFT, SHIFT + 1):
-        for dx in range(-SHIFT, SHIFT + 1):
-            window = looks[:, :, SHIFT + dy : SHIFT + dy + LOOK_H, SHIFT + dx : SHIFT + dx + LOOK_W]
-            for turned in (window, window[:, :, ::-1, ::-1]):
-                best = np.maximum(best, centre @ _normalized(turned).T)
+    best = alike_to(looks, looks)
     best = np.maximum(best, best.T)
     np.fill_diagonal(best, 1.0)
     return best
+
+
+def alike_to(looks: FloatArray, others: FloatArray) -> FloatArray:
+    """(n, m) likeness in [-1, 1] of each of `looks` to each of `others` (a taught set's),
+    at the best shift of `others` and either half turn."""
+    if len(looks) == 0 or len(others) == 0:
+        return np.zeros((len(looks), len(others)), np.float32)
+    centre = _normalized(looks[:, :, SHIFT : SHIFT + LOOK_H, SHIFT : SHIFT + LOOK_W])
+    best = np.full((len(looks), len(others)), -1.0, np.float32)
+    for dy in range(-SHIFT, SHIFT + 1):
+        for dx in range(-SHIFT, SHIFT + 1):
+            window = others[
+                :, :, SHIFT + dy : SHIFT + dy + LOOK_H, SHIFT + dx : SHIFT + dx + LOOK_W
+            ]
+            for turned in (window, window[:, :, ::-1, ::-1]):
+                best = np.maximum(best, centre @ _normalized(turned).T)
+    return best
+
+
+def describe_crops(crops: np.ndarray, margin: float) -> FloatArray:
+    """`describe` of faces already rectified into crops (n, h, w, 3) that keep `margin` times
+    the face (the classifier's crops keep FACE_MARGIN): the middle cut out and blurred alike."""
+    size = (LOOK_W + 2 * SHIFT, LOOK_H + 2 * SHIFT)
+    looks = np.zeros((len(crops), 3, size[1], size[0]), np.float32)
+    for i, crop in enumerate(crops):
+        h, w = crop.shape[:2]
+        keep = _FACE_SHARE / margin
+        y0, x0 = round(h * (1 - keep) / 2), round(w * (1 - keep) / 2)
+        middle = crop[y0 : h - y0, x0 : w - x0]
+        small = cv2.resize(middle, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        blurred = cv2.GaussianBlur(small, (0, 0), _BLUR)
+        looks[i] = blurred.reshape(size[1], size[0], -1)[..., :3].transpose(2, 0, 1)
+    return looks
 
 
 def log_likeness_ratio(likeness: FloatArray) -> FloatArray:
@@ -91,3 +117,15 @@ def _normalized(window: FloatArray) -> FloatArray:
     flat = window - window.mean(axis=(2, 3), keepdims=True)
     flat = flat.reshape(len(window), -1)
     return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
+
+
+def crop_looks(crops: list[np.ndarray]) -> FloatArray:
+    """`describe` of single-tile photos, each face filling its image (`mjlens classify`)."""
+    looks = [
+        describe(crop, np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32))
+        for crop in crops
+        for h, w in [crop.shape[:2]]
+    ]
+    if not looks:
+        return np.zeros((0, 3, LOOK_H + 2 * SHIFT, LOOK_W + 2 * SHIFT), np.float32)
+    return np.concatenate(looks)

@@ -253,7 +253,7 @@ class Recognizer:
         clock = _lap(timings, "detect", clock)
         tiles = self.classifier.classify(photo, tiles)
         if tileset is not None:
-            tiles = replace(tiles, probs=tileset.read(tiles.probs, tiles.embeddings))
+            tiles = replace(tiles, probs=tileset.read(tiles.probs, tiles.embeddings, tiles.looks))
         _lap(timings, "classify", clock)
         return photo, tiles
 

@@ -5,13 +5,15 @@ systematic: every copy of a face is misread the same way. A set keeps, per face,
 classifier's embeddings of the crops it was taught from (`models/embedding_output.py`) and the
 crops themselves, so a set outlives a retrained classifier: its looks are embedded again.
 
-Reading with a set joins two views of a face in one softmax over the 43 classes:
+Reading with a set joins three views of a face in one softmax over the 43 classes:
 
-    z_c = A log p_c + B s_c    for a face the set was taught (s_c: the best cosine likeness
-                               of this face's embedding to one of face c's looks)
-    z_c = A log p_c + C        for a face it was never shown (the classifier's word alone)
+    z_c = A log p_c + B s_c + D t_c   for a face the set was taught: s_c, the best cosine
+                                      likeness of this face's embedding to one of face c's
+                                      looks; t_c, the best likeness of its print to one of
+                                      face c's crops (`vision.looks`)
+    z_c = A log p_c + C               for a face it was never shown (the classifier alone)
 
-A, B and C are fitted once by maximum likelihood on the tiles of rendered wins of designs no
+A, B, C and D are fitted once by maximum likelihood on the tiles of rendered wins of designs no
 shipped weights were trained on (KDE and GNOME themes), each set taught from one rendered
 enrollment photo of its own design (`python benchmarks/sets.py fit`; seeds and figures in
 docs/tilesets.md). Fitted on the training sources' designs instead, where the classifier is
@@ -26,12 +28,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import CLASSES
+from vision.classify import FACE_MARGIN
+from vision.looks import alike_to, describe_crops
 from vision.types import FloatArray
 
 FORMAT = 1  # the set file's layout; a newer one is refused by an older reader
@@ -41,9 +46,10 @@ MAX_LOOKS = LOOKS_PER_FACE * len(CLASSES)
 NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly those faces
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
-WEIGHT_PROBS = 0.463
-WEIGHT_LIKENESS = 9.06
-UNTAUGHT = 5.517
+WEIGHT_PROBS = 0.475
+WEIGHT_LIKENESS = 4.841
+UNTAUGHT = 5.65
+WEIGHT_PRINTED = 5.613
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -159,13 +165,16 @@ class TileSet:
             self.updated,
         )
 
-    def likeness(self, embeddings: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-        """For (n, d) embeddings: (n, 43) the best cosine likeness to each taught face's
-        looks (0 where untaught), and the (43,) mask of the taught faces."""
-        taught = np.array([c in set(self.codes) for c in CLASSES])
+    def taught(self) -> npt.NDArray[np.bool_]:
+        """(43,) the classes the set was shown."""
+        return np.array([c in set(self.codes) for c in CLASSES])
+
+    def likeness(self, embeddings: FloatArray) -> FloatArray:
+        """(n, 43) for (n, d) embeddings: the best cosine likeness to each taught face's
+        looks, the set's centre taken out (0 where untaught)."""
         out = np.zeros((len(embeddings), len(CLASSES)), np.float32)
         if len(self) == 0 or len(embeddings) == 0:
-            return out, taught
+            return out
         if embeddings.shape[1] != self.embeddings.shape[1]:
             raise TileSetError(
                 f"set {self.name!r} holds {self.embeddings.shape[1]}-wide looks and the "
@@ -173,11 +182,30 @@ class TileSet:
             )
         centre = self.centre()
         cos = normalized(embeddings - centre) @ normalized(self.embeddings - centre).T
+        return self._best_per_face(cos, out)
+
+    def printed(self, looks: FloatArray) -> FloatArray:
+        """(n, 43) for faces as `vision.looks.describe` keeps them: the best likeness of the
+        print itself to each taught face's crops (0 where untaught). One set prints a face
+        the same on every copy, so this tells faces apart that the embedding, trained to
+        generalize over designs, holds close."""
+        out = np.zeros((len(looks), len(CLASSES)), np.float32)
+        if len(self) == 0 or len(looks) == 0 or looks.ndim != 4:
+            return out
+        return self._best_per_face(alike_to(looks, self.printed_looks), out)
+
+    @cached_property
+    def printed_looks(self) -> FloatArray:
+        """The set's crops as `vision.looks.describe` keeps faces."""
+        return describe_crops(self.crops, FACE_MARGIN)
+
+    def _best_per_face(self, scores: FloatArray, out: FloatArray) -> FloatArray:
+        """`out` with, per taught face, the best of `scores` (n, looks) over its looks."""
         index = {c: i for i, c in enumerate(CLASSES)}
+        codes = np.asarray(self.codes)
         for code in self.faces:
-            cols = [i for i, c in enumerate(self.codes) if c == code]
-            out[:, index[code]] = cos[:, cols].max(axis=1)
-        return out, taught
+            out[:, index[code]] = scores[:, codes == code].max(axis=1)
+        return out
 
     def centre(self) -> FloatArray:
         """What all faces of this set share, taken out before faces are compared: the mean
@@ -190,12 +218,12 @@ class TileSet:
         per_face = [self.embeddings[np.asarray(self.codes) == c].mean(axis=0) for c in self.faces]
         return np.asarray(np.mean(per_face, axis=0), dtype=np.float32)
 
-    def read(self, probs: FloatArray, embeddings: FloatArray) -> FloatArray:
+    def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
         """(n, 43) probabilities joining the classifier's `probs` with the set's looks
         (module docstring); `probs` as it is for an empty set."""
         if len(self) == 0 or len(probs) == 0:
             return probs
-        return joint_reading(probs, *self.likeness(embeddings))
+        return joint_reading(probs, self.likeness(embeddings), self.printed(looks), self.taught())
 
     def to_bytes(self) -> bytes:
         """The set as one .npz file (no pickled objects in it)."""
@@ -266,12 +294,19 @@ class TileSet:
 def joint_reading(
     probs: FloatArray,
     likeness: FloatArray,
+    printed: FloatArray,
     taught: npt.NDArray[np.bool_],
-    weights: tuple[float, float, float] = (WEIGHT_PROBS, WEIGHT_LIKENESS, UNTAUGHT),
+    weights: tuple[float, float, float, float] = (
+        WEIGHT_PROBS,
+        WEIGHT_LIKENESS,
+        UNTAUGHT,
+        WEIGHT_PRINTED,
+    ),
 ) -> FloatArray:
-    """softmax(A log p + (B s where taught, else C)) row by row (module docstring)."""
-    a, b, c = weights
-    z = a * np.log(np.maximum(probs, _FLOOR)) + np.where(taught[None, :], b * likeness, c)
+    """softmax(A log p + (B s + D t where taught, else C)) row by row (module docstring)."""
+    a, b, c, d = weights
+    seen = b * likeness + d * printed
+    z = a * np.log(np.maximum(probs, _FLOOR)) + np.where(taught[None, :], seen, c)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)

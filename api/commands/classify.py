@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     from scoring.tiles import CLASSES
     from vision.classify import Classifier
+    from vision.looks import crop_looks
 
     if args.top < 1:
         raise CliError("--top must be at least 1")
@@ -53,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
         if tileset is None:
             probs = classifier.classify_crops([image])[0]
         else:
-            read, embeddings = classifier.read_crops([np.asarray(image, np.uint8)])
-            probs = tileset.read(read, embeddings)[0]
+            crop = np.asarray(image, np.uint8)
+            read, embeddings = classifier.read_crops([crop])
+            probs = tileset.read(read, embeddings, crop_looks([crop]))[0]
         order = np.argsort(-probs)
         best = int(order[0])
         if args.json:

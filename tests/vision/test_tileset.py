@@ -108,7 +108,8 @@ def test_likeness_is_the_best_look_of_each_taught_face() -> None:
     e = np.eye(D, dtype=np.float32)
     crops = np.zeros((3, CROP_H, CROP_W, 3), np.uint8)
     tileset = TileSet("s").with_looks(["1s", "1s", "E"], e[[0, 1, 2]], crops, ["a"] * 3, "m")
-    like, taught = tileset.likeness(np.stack([e[1], e[2] + e[0]]))
+    like = tileset.likeness(np.stack([e[1], e[2] + e[0]]))
+    taught = tileset.taught()
     one_s, east = CLASSES.index("1s"), CLASSES.index("E")
     assert taught.sum() == 2 and taught[one_s] and taught[east]
     assert like[0, one_s] == pytest.approx(1.0) and like[0, east] == pytest.approx(0.0)
@@ -124,7 +125,7 @@ def test_a_face_that_looks_like_its_taught_look_wins_over_a_sure_misreading() ->
     like[0, CLASSES.index("1s")] = 0.97
     taught = np.ones(len(CLASSES), bool)
     taught[CLASSES.index(BACK)] = False
-    read = joint_reading(probs, like, taught)
+    read = joint_reading(probs, like, like, taught)
     assert CLASSES[int(read.argmax())] == "1s"
     np.testing.assert_allclose(read.sum(axis=1), 1.0, rtol=1e-5)
 
@@ -135,14 +136,41 @@ def test_a_face_the_set_never_showed_keeps_the_classifiers_word() -> None:
     probs[0, CLASSES.index(BACK)] = 0.99
     like = np.full((1, len(CLASSES)), 0.35, np.float32)
     taught = np.array([c != BACK for c in CLASSES])
-    assert CLASSES[int(joint_reading(probs, like, taught).argmax())] == BACK
+    assert CLASSES[int(joint_reading(probs, like, like, taught).argmax())] == BACK
 
 
 def test_an_empty_set_reads_as_the_classifier() -> None:
     probs = np.random.default_rng(0).dirichlet(np.ones(len(CLASSES)), 3).astype(np.float32)
-    assert TileSet("e").read(probs, np.zeros((3, D), np.float32)) is probs
+    looks = np.zeros((3, 3, 32, 26), np.float32)
+    assert TileSet("e").read(probs, np.zeros((3, D), np.float32), looks) is probs
 
 
 def test_looks_of_another_width_are_a_clear_error() -> None:
     with pytest.raises(TileSetError, match="embed the set again"):
         _set(["1s"]).likeness(np.zeros((1, D + 1), np.float32))
+
+
+def test_the_print_of_a_face_is_compared_with_the_taught_crops() -> None:
+    """Two crops of one set: a face printed as taught reads as that face by its print alone,
+    whichever way round it lies."""
+    from vision.classify import FACE_MARGIN
+    from vision.looks import describe_crops
+
+    rng = np.random.default_rng(5)
+    crops = rng.integers(0, 255, (2, CROP_H, CROP_W, 3), dtype=np.uint8)
+    crops = np.stack([cv2_blur(c) for c in crops])
+    tileset = TileSet("s").with_looks(
+        ["2p", "7m"], np.eye(2, D, dtype=np.float32), crops, ["a", "a"], "m"
+    )
+    seen = describe_crops(crops[[1, 0]], FACE_MARGIN)
+    seen[0] = seen[0][:, ::-1, ::-1]  # the first one upside down
+    printed = tileset.printed(seen)
+    assert CLASSES[int(printed[0].argmax())] == "7m"
+    assert CLASSES[int(printed[1].argmax())] == "2p"
+    assert printed[1].max() == pytest.approx(1.0, abs=1e-3)
+
+
+def cv2_blur(crop: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return np.asarray(cv2.GaussianBlur(crop, (0, 0), 2.0), np.uint8)
