@@ -19,6 +19,7 @@ The "peer" of this benchmark is the same models with no set taught, in the same 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -36,7 +37,7 @@ from benchmarks.recognize import _complete_figures, _found_and_named, _row, cont
 from scoring.tiles import BACK, CLASSES
 from vision.enroll import EnrollmentError
 from vision.pipeline import Recognizer, interpret
-from vision.teaching import enrollment_looks
+from vision.teaching import Label, enrollment_looks, label_looks
 from vision.tileset import TileSet, joint_reading
 from vision.types import FloatArray, Tiles
 
@@ -78,17 +79,45 @@ def render(out: Path, designs: list[str], n: int, seed: int, size: int) -> None:
         print(f"{folder.name}: {scene.meta['design']}, face seed {face_seed}, {n} wins", flush=True)
 
 
-def teach(recognizer: Recognizer, folder: Path) -> tuple[TileSet | None, str]:
-    """The set taught from the folder's enrollment photo, or None and why it was refused."""
+def teach(recognizer: Recognizer, folder: Path, wins: int = 0) -> tuple[TileSet | None, str]:
+    """The set taught from the folder's enrollment photo, or (`wins` > 0) from the labelled
+    tiles of its first `wins` declared wins, boxes a little off as a person draws them; or
+    None and why it was refused."""
+    digest = recognizer.classifier_digest
+    if wins:
+        tileset = TileSet("bench")
+        rng = np.random.default_rng(0)
+        for path in _photos(folder, wins):
+            anns = json.loads(path.read_text())["annotations"]
+            labels = [
+                Label(a["code"], _drawn_box(a["bbox"], rng))
+                for a in anns
+                if not a.get("face_down") and a.get("visibility", 1.0) >= 0.8
+            ]
+            photo, tiles = recognizer.read_tiles(path.with_suffix(".jpg"))
+            looks = label_looks(photo, tiles, labels, path.name, recognizer.classifier)
+            tileset = looks.added_to(tileset, digest)
+        return tileset, f"{len(tileset)} looks of {len(tileset.faces)} faces from {wins} wins"
     photo, tiles = recognizer.read_tiles(folder / "enroll.jpg")
-    digest = recognizer.models["classifier"]["sha256"]
     try:
         looks, _ = enrollment_looks(photo, tiles, "enroll.jpg")
     except EnrollmentError as exc:
         return None, str(exc)
-    return looks.added_to(
-        TileSet("bench"), digest
-    ), f"{len(looks)} looks, {len(looks.warnings)} warnings"
+    warned = len(looks.warnings)
+    return looks.added_to(TileSet("bench"), digest), f"{len(looks)} looks, {warned} warnings"
+
+
+def _drawn_box(bbox: list[float], rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """A labelled box as a person draws it: each edge off by up to 5 % of the side."""
+    x, y, w, h = bbox
+    dx0, dx1 = rng.uniform(-0.05, 0.05, 2) * w
+    dy0, dy1 = rng.uniform(-0.05, 0.05, 2) * h
+    return (x + dx0, y + dy0, w - dx0 + dx1, h - dy0 + dy1)
+
+
+def _taught_photos(folder: Path, n: int, wins: int) -> list[Path]:
+    """The photos read: all but those a set was taught from."""
+    return _photos(folder, n + wins)[wins:]
 
 
 def _matched(tiles: Tiles, anns: list[Json]) -> tuple[list[int], list[int]]:
@@ -136,15 +165,16 @@ def _photos(folder: Path, n: int) -> list[Path]:
 
 def fit(args: argparse.Namespace) -> Json:
     """Maximum-likelihood weights (A, B, C, D) of `vision.tileset.joint_reading` over the
-    matched tiles of every design folder, each read with its own enrollment's set."""
+    matched tiles of every design folder, each read with a set of its own design taught in
+    each of the ways asked (the enrollment photo, or the first N wins' labelled tiles)."""
     recognizer = Recognizer()
     logp, like, printed, taught, truth = [], [], [], [], []
-    for folder in _folders(args.data):
-        tileset, why = teach(recognizer, folder)
+    for folder, wins in itertools.product(_folders(args.data), args.teach_wins):
+        tileset, why = teach(recognizer, folder, wins)
         if tileset is None:
             print(f"{folder.name}: enrollment refused: {why}")
             continue
-        for path in _photos(folder, args.n):
+        for path in _taught_photos(folder, args.n, wins):
             anns = json.loads(path.read_text())["annotations"]
             tiles, _ = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
             rows, classes = _matched(tiles, anns)
@@ -223,10 +253,10 @@ def evaluate(args: argparse.Namespace) -> Json:
     for folder in _folders(args.data):
         design = json.loads((folder / "design.json").read_text())["design"]
         start = time.perf_counter()
-        tileset, why = teach(recognizer, folder)
+        tileset, why = teach(recognizer, folder, args.teach_wins)
         rows: dict[str, list[Json]] = {"without": [], "with": []}
         calib: dict[str, list[Any]] = {"without": [], "with": [], "truth": []}
-        for path in _photos(folder, args.n):
+        for path in _taught_photos(folder, args.n, args.teach_wins):
             label = json.loads(path.read_text())
             hand, anns = label["hand"], label["annotations"]
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
@@ -248,12 +278,17 @@ def evaluate(args: argparse.Namespace) -> Json:
                 rows[key].append(row)
                 calib[key].append(read.probs[matched])
         out[design] = {"enrollment": why, "seconds": round(time.perf_counter() - start)}
+        if args.rows:
+            out[design]["rows"] = {
+                key: [{k: v for k, v in r.items() if k != "by_kind"} for r in rs]
+                for key, rs in rows.items()
+            }
         for key in ("without", "with"):
             if not rows[key]:
                 continue
             out[design][key] = _figures(rows[key], calib[key], calib["truth"])
             all_rows[key] += rows[key]
-        print(json.dumps({design: out[design]}), flush=True)
+        print(json.dumps({design: {k: v for k, v in out[design].items() if k != "rows"}}))
     out["all"] = {key: _figures(r, [], []) for key, r in all_rows.items() if r}
     if args.report:
         Path(args.report).write_text(json.dumps(out, indent=1))
@@ -275,6 +310,14 @@ def _figures(rows: list[Json], probs: list[FloatArray], truth: list[int]) -> Jso
         "tile_accuracy": round(sum(r["labelled_right_decoded"] for r in rows) / tiles, 4),
         "tile_accuracy_read": round(sum(r["labelled_right_read"] for r in rows) / tiles, 4),
         **{k: round(v, 4) for k, v in _complete_figures(complete).items()},
+        "score_flag_rate": round(
+            sum(r["score_review"] for r in complete) / max(len(complete), 1), 4
+        ),
+        "score_wrong_flagged": round(
+            sum(r["score_review"] for r in complete if not r["score_right"])
+            / max(sum(not r["score_right"] for r in complete), 1),
+            4,
+        ),
         "unflagged_right": round(
             sum(r["hand_right"] and r["score_right"] for r in complete if not r["review"])
             / max(sum(not r["review"] for r in complete), 1),
@@ -347,6 +390,10 @@ def main() -> None:
     e.add_argument("--data", nargs="+", required=True)
     e.add_argument("--n", type=int, default=100000)
     e.add_argument("--report")
+    e.add_argument("--rows", action="store_true", help="every photo's outcome in the report")
+    teach_help = "teach from the labelled tiles of the first N wins (0: the enrollment photo)"
+    f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
+    e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
     e.add_argument("--weights", nargs=4, type=float, help="A B C D instead of the shipped ones")
     c = sub.add_parser("camerash", help="camerash crops, k per face taught")
     c.add_argument("--camerash", required=True)
