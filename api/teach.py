@@ -25,6 +25,9 @@ MAX_PHOTOS = 50
 MAX_LABELS = 400
 
 
+_CODE_BY_LOWER = {code.lower(): code for code in CLASSES}
+
+
 class TeachError(ValueError):
     """A request that cannot teach the set; the message says why (which photo, which row)."""
 
@@ -203,6 +206,8 @@ def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:
         images = {im["id"]: str(im["file_name"]) for im in coco["images"]}
     except (KeyError, TypeError) as exc:
         raise TeachError(f"{path}: categories need id and name, images id and file_name") from exc
+    # Tile codes as DESIGN.md writes them, whatever the labelling tool did to their case.
+    names = {k: _CODE_BY_LOWER.get(n.lower(), n) for k, n in names.items()}
     unknown = sorted({n for n in names.values() if n not in CLASSES})
     by_image: dict[Any, list[Label]] = {i: [] for i in images}
     for k, ann in enumerate(coco["annotations"]):

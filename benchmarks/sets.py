@@ -168,7 +168,7 @@ def fit(args: argparse.Namespace) -> Json:
     matched tiles of every design folder, each read with a set of its own design taught in
     each of the ways asked (the enrollment photo, or the first N wins' labelled tiles)."""
     recognizer = Recognizer()
-    logp, like, printed, taught, truth = [], [], [], [], []
+    features, truth = [], []
     for folder, wins in itertools.product(_folders(args.data), args.teach_wins):
         tileset, why = teach(recognizer, folder, wins)
         if tileset is None:
@@ -180,44 +180,25 @@ def fit(args: argparse.Namespace) -> Json:
             rows, classes = _matched(tiles, anns)
             if not rows:
                 continue
-            logp.append(np.log(np.maximum(tiles.probs[rows], 1e-6)))
-            like.append(tileset.likeness(tiles.embeddings[rows]))
-            printed.append(tileset.printed(tiles.looks[rows]))
-            taught.append(np.repeat(tileset.taught()[None], len(rows), axis=0))
+            features.append(_features(tileset, tiles[np.array(rows)]))
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
-    weights = newton_fit(
-        np.concatenate(logp),
-        np.concatenate(like),
-        np.concatenate(printed),
-        np.concatenate(taught),
-        truth,
-    )
+    weights = newton_fit(np.concatenate(features), truth)
     return {"tiles": len(truth), "weights": dict(zip("ABCD", weights, strict=True))}
 
 
-def newton_fit(
-    logp: np.ndarray,
-    like: np.ndarray,
-    printed: np.ndarray,
-    taught: np.ndarray,
-    truth: list[int],
-    steps: int = 50,
-) -> tuple[float, float, float, float]:
-    """Softmax regression with four shared weights on the features (log p, s where taught,
-    1 where untaught, t where taught): convex, so Newton's method with step halving finds
-    it."""
-    feats = np.stack(
-        [
-            logp,
-            np.where(taught, like, 0.0),
-            (~taught).astype(float),
-            np.where(taught, printed, 0.0),
-        ],
-        axis=2,
-    )
+def _features(tileset: TileSet, tiles: Tiles) -> FloatArray:
+    """The joint reading's features of a photo's tiles."""
+    return tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
+
+
+def newton_fit(features: np.ndarray, truth: list[int], steps: int = 50) -> tuple[float, ...]:
+    """Softmax regression over classes with weights shared by all classes on `features`
+    (n, classes, k): convex, so Newton's method with step halving finds it."""
+    feats = features.astype(np.float64)
     y = np.asarray(truth)
-    theta = np.array([1.0, 0.0, 0.0, 0.0])
+    theta = np.zeros(feats.shape[2])
+    theta[0] = 1.0
 
     def loss(t: np.ndarray) -> float:
         z = feats @ t
@@ -240,9 +221,8 @@ def newton_fit(
         theta = theta - scale * step
         if np.abs(scale * step).max() < 1e-6:
             break
-    print(f"fitted A, B, C, D = {theta.round(3).tolist()}, mean loss {loss(theta):.4f}")
-    a, b, c, d = (float(v) for v in theta)
-    return a, b, c, d
+    print(f"fitted weights {theta.round(3).tolist()}, mean loss {loss(theta):.4f}")
+    return tuple(float(v) for v in theta)
 
 
 def evaluate(args: argparse.Namespace) -> Json:
@@ -262,9 +242,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
             readings = {"without": tiles}
             if tileset is not None:
-                like = tileset.likeness(tiles.embeddings)
-                printed = tileset.printed(tiles.looks)
-                probs = joint_reading(tiles.probs, like, printed, tileset.taught(), *weights)
+                probs = joint_reading(_features(tileset, tiles), *weights)
                 readings["with"] = replace(tiles, probs=probs)
             matched, truth = _matched(tiles, anns)
             calib["truth"] += truth
@@ -394,7 +372,7 @@ def main() -> None:
     teach_help = "teach from the labelled tiles of the first N wins (0: the enrollment photo)"
     f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
     e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
-    e.add_argument("--weights", nargs=4, type=float, help="A B C D instead of the shipped ones")
+    e.add_argument("--weights", nargs=4, type=float, help="A-D instead of the shipped ones")
     c = sub.add_parser("camerash", help="camerash crops, k per face taught")
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])

@@ -25,7 +25,7 @@ def test_the_fit_recovers_the_weights_the_tiles_were_drawn_with() -> None:
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     truth = [int(rng.choice(k, p=row)) for row in p]
-    fitted = np.array(newton_fit(logp, like, printed, taught, truth))
+    fitted = np.array(newton_fit(feats, truth))
     np.testing.assert_allclose(fitted, truth_weights, rtol=0.15)
 
 

@@ -143,6 +143,14 @@ def rectify(
     return np.asarray(crop, dtype=np.uint8)
 
 
+def face_crops(photo: Photo, corners: FloatArray) -> npt.NDArray[np.uint8]:
+    """(n, 80, 64, 3) the faces inside `corners` (original pixels) as the classifier reads
+    them: rectified through the quad widened by FACE_MARGIN."""
+    quads = widen(corners / np.float32(photo.scale), FACE_MARGIN)
+    crops = [rectify(photo.image, q) for q in quads]
+    return np.stack(crops) if crops else np.zeros((0, INPUT_H, INPUT_W, 3), np.uint8)
+
+
 def long_sides(corners: FloatArray) -> FloatArray:
     """(n,) the longest edge of each of (n, 4, 2) quads, in their pixels."""
     edges = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)

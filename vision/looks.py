@@ -67,12 +67,14 @@ def alike(looks: FloatArray) -> FloatArray:
     return best
 
 
-def alike_to(looks: FloatArray, others: FloatArray) -> FloatArray:
+def alike_to(looks: FloatArray, others: FloatArray, floor: float = 1e-6) -> FloatArray:
     """(n, m) likeness in [-1, 1] of each of `looks` to each of `others` (a taught set's),
-    at the best shift of `others` and either half turn."""
+    at the best shift of `others` and either half turn. `floor` is added to each face's
+    contrast before it is scaled to unit norm: with a floor, a face with little print (a
+    blank white dragon, a tile's back) is like nothing rather than like any other."""
     if len(looks) == 0 or len(others) == 0:
         return np.zeros((len(looks), len(others)), np.float32)
-    centre = _normalized(looks[:, :, SHIFT : SHIFT + LOOK_H, SHIFT : SHIFT + LOOK_W])
+    centre = _normalized(looks[:, :, SHIFT : SHIFT + LOOK_H, SHIFT : SHIFT + LOOK_W], floor)
     best = np.full((len(looks), len(others)), -1.0, np.float32)
     for dy in range(-SHIFT, SHIFT + 1):
         for dx in range(-SHIFT, SHIFT + 1):
@@ -80,7 +82,7 @@ def alike_to(looks: FloatArray, others: FloatArray) -> FloatArray:
                 :, :, SHIFT + dy : SHIFT + dy + LOOK_H, SHIFT + dx : SHIFT + dx + LOOK_W
             ]
             for turned in (window, window[:, :, ::-1, ::-1]):
-                best = np.maximum(best, centre @ _normalized(turned).T)
+                best = np.maximum(best, centre @ _normalized(turned, floor).T)
     return best
 
 
@@ -112,11 +114,13 @@ def log_same_group_ratio(likeness: FloatArray) -> FloatArray:
     return np.asarray(GROUP_RATIO_A + GROUP_RATIO_B * likeness.astype(np.float64), np.float32)
 
 
-def _normalized(window: FloatArray) -> FloatArray:
-    """(n, d) zero mean per channel, unit norm per face: lighting and contrast do not count."""
+def _normalized(window: FloatArray, floor: float = 1e-6) -> FloatArray:
+    """(n, d) zero mean per channel, unit norm per face: lighting and contrast do not count
+    (but for `floor`, in grey levels per pixel: see `alike_to`)."""
     flat = window - window.mean(axis=(2, 3), keepdims=True)
     flat = flat.reshape(len(window), -1)
-    return np.asarray(flat / (np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6), np.float32)
+    norm = np.linalg.norm(flat, axis=1, keepdims=True) + floor * np.sqrt(flat.shape[1])
+    return np.asarray(flat / norm, np.float32)
 
 
 def crop_looks(crops: list[np.ndarray]) -> FloatArray:

@@ -10,10 +10,10 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import CLASSES
-from vision.classify import FACE_MARGIN, Classifier, rectify, widen
+from vision.classify import Classifier, face_crops
 from vision.enroll import Enrollment, read_enrollment
 from vision.load import Photo
-from vision.tileset import CROP_H, CROP_W, TileSet, UInt8Array
+from vision.tileset import TileSet, UInt8Array
 from vision.types import FloatArray, Tiles
 
 # A drawn box is matched to the detection it overlaps most, at least this much (IoU);
@@ -58,14 +58,6 @@ class Looks:
 
     def added_to(self, tileset: TileSet, digest: str) -> TileSet:
         return tileset.with_looks(self.codes, self.embeddings, self.crops, self.origins, digest)
-
-
-def face_crops(photo: Photo, corners: FloatArray) -> UInt8Array:
-    """(n, 80, 64, 3) the faces inside `corners` (original pixels) as the classifier reads
-    them: rectified through the quad widened by FACE_MARGIN."""
-    quads = widen(corners / np.float32(photo.scale), FACE_MARGIN)
-    crops = [rectify(photo.image, q) for q in quads]
-    return np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
 
 
 def embed(classifier: Classifier, crops: UInt8Array) -> FloatArray:

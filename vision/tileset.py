@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -44,12 +45,13 @@ CROP_H, CROP_W = 80, 64  # the classifier's input: what a look's crop is kept at
 LOOKS_PER_FACE = 24  # the newest are kept: a face needs few looks, a file stays small
 MAX_LOOKS = LOOKS_PER_FACE * len(CLASSES)
 NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
+# Contrast (grey levels a pixel) below which a print is like nothing (`vision.looks.alike_to`):
+# without it a blank white dragon and a tile's back are alike at random. Chosen among 0, 2,
+# 5 and 10 on the fitting renders (found tiles right, KDE default 96.4 -> 97.7 %).
+PRINT_FLOOR = 5.0
 MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly those faces
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
-WEIGHT_PROBS = 0.475
-WEIGHT_LIKENESS = 4.841
-UNTAUGHT = 5.65
-WEIGHT_PRINTED = 5.613
+WEIGHTS = (0.414, 5.326, 5.299, 9.882)  # A, B, C, D
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -192,7 +194,7 @@ class TileSet:
         out = np.zeros((len(looks), len(CLASSES)), np.float32)
         if len(self) == 0 or len(looks) == 0 or looks.ndim != 4:
             return out
-        return self._best_per_face(alike_to(looks, self.printed_looks), out)
+        return self._best_per_face(alike_to(looks, self.printed_looks, PRINT_FLOOR), out)
 
     @cached_property
     def printed_looks(self) -> FloatArray:
@@ -218,12 +220,16 @@ class TileSet:
         per_face = [self.embeddings[np.asarray(self.codes) == c].mean(axis=0) for c in self.faces]
         return np.asarray(np.mean(per_face, axis=0), dtype=np.float32)
 
+    def features(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
+        """(n, 43, 4) what the joint reading weighs (`joint_features`)."""
+        return joint_features(probs, self.likeness(embeddings), self.printed(looks), self.taught())
+
     def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
         """(n, 43) probabilities joining the classifier's `probs` with the set's looks
         (module docstring); `probs` as it is for an empty set."""
         if len(self) == 0 or len(probs) == 0:
             return probs
-        return joint_reading(probs, self.likeness(embeddings), self.printed(looks), self.taught())
+        return joint_reading(self.features(probs, embeddings, looks))
 
     def to_bytes(self) -> bytes:
         """The set as one .npz file (no pickled objects in it)."""
@@ -291,22 +297,29 @@ class TileSet:
         }
 
 
-def joint_reading(
+def joint_features(
     probs: FloatArray,
     likeness: FloatArray,
     printed: FloatArray,
     taught: npt.NDArray[np.bool_],
-    weights: tuple[float, float, float, float] = (
-        WEIGHT_PROBS,
-        WEIGHT_LIKENESS,
-        UNTAUGHT,
-        WEIGHT_PRINTED,
-    ),
 ) -> FloatArray:
-    """softmax(A log p + (B s + D t where taught, else C)) row by row (module docstring)."""
-    a, b, c, d = weights
-    seen = b * likeness + d * printed
-    z = a * np.log(np.maximum(probs, _FLOOR)) + np.where(taught[None, :], seen, c)
+    """(n, 43, 4) per tile and class: log p, s where taught, 1 where untaught, t where
+    taught (module docstring)."""
+    mask = taught[None, :]
+    return np.stack(
+        [
+            np.log(np.maximum(probs, _FLOOR)),
+            np.where(mask, likeness, 0.0),
+            np.broadcast_to(~mask, probs.shape).astype(np.float32),
+            np.where(mask, printed, 0.0),
+        ],
+        axis=2,
+    ).astype(np.float32)
+
+
+def joint_reading(features: FloatArray, weights: Sequence[float] = WEIGHTS) -> FloatArray:
+    """softmax over classes of `features` (`joint_features`) weighed by `weights`."""
+    z = features @ np.asarray(weights, np.float32)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)

@@ -105,7 +105,8 @@ def _coco(photos: dict[str, Any], tmp_path: Path, jitter: float) -> Path:
     """A COCO file of the win, boxes a little off as a person draws them."""
     rng = np.random.default_rng(3)
     codes = sorted({a["code"] for a in photos["win"]["annotations"] if not a.get("face_down")})
-    categories = [{"id": k + 1, "name": c} for k, c in enumerate(codes)]
+    # Some labelling tools change a name's case: 1S, e.
+    categories = [{"id": k + 1, "name": c.swapcase()} for k, c in enumerate(codes)]
     annotations = []
     for k, a in enumerate(photos["win"]["annotations"]):
         if a.get("face_down"):

@@ -51,7 +51,7 @@ def test_a_taught_set_names_a_held_out_designs_tiles() -> None:
         right["without"] += int((tiles.probs[rows].argmax(axis=1) == truth).sum())
         right["with"] += int((read.probs[rows].argmax(axis=1) == truth).sum())
         total += len(rows)
-    # Measured on these four photos: 55 of 68 found tiles named right without the set, 67
+    # Measured on these four photos: 55 of 68 found tiles named right without the set, 68
     # with it; the floor is one tile under that.
-    assert right["with"] >= 66
+    assert right["with"] >= 67
     assert right["with"] > right["without"]
