@@ -184,7 +184,7 @@ def fit(args: argparse.Namespace) -> Json:
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
     weights = newton_fit(np.concatenate(features), truth)
-    return {"tiles": len(truth), "weights": dict(zip("ABCD", weights, strict=True))}
+    return {"tiles": len(truth), "weights": list(weights)}
 
 
 def _features(tileset: TileSet, tiles: Tiles) -> FloatArray:
@@ -372,7 +372,7 @@ def main() -> None:
     teach_help = "teach from the labelled tiles of the first N wins (0: the enrollment photo)"
     f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
     e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
-    e.add_argument("--weights", nargs=4, type=float, help="A-D instead of the shipped ones")
+    e.add_argument("--weights", nargs=8, type=float, help="instead of the shipped ones")
     c = sub.add_parser("camerash", help="camerash crops, k per face taught")
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])

@@ -13,12 +13,15 @@ Reading with a set joins three views of a face in one softmax over the 43 classe
                                       face c's crops (`vision.looks`)
     z_c = A log p_c + C               for a face it was never shown (the classifier alone)
 
-A, B, C and D are fitted once by maximum likelihood on the tiles of rendered wins of designs no
-shipped weights were trained on (KDE and GNOME themes), each set taught from one rendered
-enrollment photo of its own design (`python benchmarks/sets.py fit`; seeds and figures in
-docs/tilesets.md). Fitted on the training sources' designs instead, where the classifier is
-rarely wrong, the weights trust it too much for a set it never saw. Nothing here is fitted
-per set: a set only adds looks.
+Each weight is linear in the set's coverage (the share of the 42 faces it was shown): a set
+shown every face is trusted more than one taught from a few labelled photos, whose untaught
+faces must still win their tiles. The eight numbers are fitted once by maximum likelihood on
+the tiles of rendered wins of designs no shipped weights were trained on (KDE and GNOME
+themes), each design's set taught from one enrollment photo, and from the labelled tiles of
+one, two and four of its wins (`python benchmarks/sets.py fit`; seeds and figures in
+docs/tilesets.md). Fitted on the training sources' designs, where the classifier is rarely
+wrong, the weights trust it too much for a set it never saw; fitted on full sets alone, a
+partial set reads worse than no set. Nothing is fitted per set: a set only adds looks.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES
+from scoring.tiles import CLASSES, FACES
 from vision.classify import FACE_MARGIN
 from vision.looks import alike_to, describe_crops
 from vision.types import FloatArray
@@ -51,7 +54,8 @@ NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 PRINT_FLOOR = 5.0
 MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly those faces
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
-WEIGHTS = (0.414, 5.326, 5.299, 9.882)  # A, B, C, D
+# A, B, C, D, then what each gains per unit of coverage (a set shown every face: 1).
+WEIGHTS = (0.894, 4.948, 6.698, 8.247, -0.424, 0.292, -1.390, -1.079)
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -221,7 +225,7 @@ class TileSet:
         return np.asarray(np.mean(per_face, axis=0), dtype=np.float32)
 
     def features(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
-        """(n, 43, 4) what the joint reading weighs (`joint_features`)."""
+        """(n, 43, 8) what the joint reading weighs (`joint_features`)."""
         return joint_features(probs, self.likeness(embeddings), self.printed(looks), self.taught())
 
     def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
@@ -303,10 +307,13 @@ def joint_features(
     printed: FloatArray,
     taught: npt.NDArray[np.bool_],
 ) -> FloatArray:
-    """(n, 43, 4) per tile and class: log p, s where taught, 1 where untaught, t where
-    taught (module docstring)."""
+    """(n, 43, 8) per tile and class: log p, s where taught, 1 where untaught, t where
+    taught; then the same four times the set's coverage (the share of the 42 faces it was
+    shown), so that the weights move with how much of the set was taught (module
+    docstring)."""
     mask = taught[None, :]
-    return np.stack(
+    coverage = float(taught[: len(FACES)].mean())
+    four = np.stack(
         [
             np.log(np.maximum(probs, _FLOOR)),
             np.where(mask, likeness, 0.0),
@@ -314,7 +321,8 @@ def joint_features(
             np.where(mask, printed, 0.0),
         ],
         axis=2,
-    ).astype(np.float32)
+    )
+    return np.concatenate([four, coverage * four], axis=2).astype(np.float32)
 
 
 def joint_reading(features: FloatArray, weights: Sequence[float] = WEIGHTS) -> FloatArray:
