@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from scoring.tiles import CLASSES
 from vision.classify import Classifier, face_crops
 from vision.enroll import Enrollment, read_enrollment
 from vision.load import Photo
+from vision.nms import box_iou
 from vision.tileset import TileSet, UInt8Array
 from vision.types import FloatArray, Tiles
 
@@ -96,17 +96,6 @@ def enrollment_looks(photo: Photo, tiles: Tiles, origin: str) -> tuple[Looks, En
     return looks, enrollment
 
 
-def _iou(box: npt.NDArray[np.float32], boxes: FloatArray) -> FloatArray:
-    x1 = np.maximum(box[0], boxes[:, 0])
-    y1 = np.maximum(box[1], boxes[:, 1])
-    x2 = np.minimum(box[2], boxes[:, 2])
-    y2 = np.minimum(box[3], boxes[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return np.asarray(inter / np.maximum(area + areas - inter, 1e-6), np.float32)
-
-
 def _box_corners(bbox: tuple[float, float, float, float]) -> FloatArray:
     """A drawn box's corners as a face's: upright, and a quarter turn round when the box is
     wider than tall (a tile lying crosswise; which quarter does not matter, as the embedding
@@ -131,7 +120,7 @@ def label_corners(labels: Sequence[Label], tiles: Tiles) -> tuple[FloatArray, in
         box = np.array([x, y, x + w, y + h], np.float32)
         out[j] = _box_corners(label.bbox)
         if len(tiles):
-            overlaps = _iou(box, tiles.xyxy)
+            overlaps = box_iou(box, tiles.xyxy)
             pairs += [(float(overlaps[i]), j, int(i)) for i in np.nonzero(overlaps >= MATCH_IOU)[0]]
     used_labels: set[int] = set()
     used_tiles: set[int] = set()
