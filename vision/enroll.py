@@ -31,6 +31,7 @@ ROW_SPLIT = 0.6
 # the classifier's reading better by this many nats a tile: on a design it was never trained
 # on, the classifier misreads a face or two of a row, never most of them.
 DISPUTE_NATS_PER_TILE = 1.0
+MIN_ROW = 4  # the shortest row of the order: a set's four flowers
 # A single face is worth a warning when the classifier reads it as another face this surely.
 SURE_OTHER = 0.99
 _FLOOR = 1e-4
@@ -92,7 +93,23 @@ def _rows_likelihood(
     return sum(_log_likelihood(probs, r, c) for r, c in zip(rows, codes, strict=True))
 
 
-def _row_codes(n_rows: int, lengths: list[int]) -> list[tuple[str, ...]]:
+def _odd_one(probs: FloatArray, row: list[int], want: tuple[str, ...]) -> str:
+    """Which face of a row one short seems missing, or which tile of a row one long seems
+    extra: the placing under which the classifier's reading fits the order best."""
+    if len(row) == len(want) - 1:
+        gaps = [want[:k] + want[k + 1 :] for k in range(len(want))]
+        best = max(range(len(want)), key=lambda k: _log_likelihood(probs, row, gaps[k]))
+        return f"{want[best]} seems missing"
+    if len(row) == len(want) + 1:
+        fits = [row[:k] + row[k + 1 :] for k in range(len(row))]
+        best = max(range(len(row)), key=lambda k: _log_likelihood(probs, fits[k], want))
+        return f"tile {best + 1} from the left seems extra"
+    return "tiles are missing or extra"
+
+
+def _row_codes(
+    n_rows: int, lengths: list[int], probs: FloatArray, rows: list[list[int]]
+) -> list[tuple[str, ...]]:
     """What each row should hold; EnrollmentError when the counts do not fit the order."""
     wanted = [len(r) for r in STANDARD_ROWS[:4]]
     if n_rows not in (4, 5):
@@ -102,11 +119,11 @@ def _row_codes(n_rows: int, lengths: list[int]) -> list[tuple[str, ...]]:
         )
     for r, (got, want) in enumerate(zip(lengths, wanted, strict=False)):
         if got != want:
+            odd = _odd_one(probs, rows[r], STANDARD_ROWS[r])
             raise EnrollmentError(
                 f"row {r + 1} ({ROW_NAMES[r]}) holds {got} tile{'s' if got != 1 else ''}, "
-                f"not {want}: a tile is "
-                "missing, extra, or was not found; lay the row with a little space "
-                "between tiles"
+                f"not {want} ({odd}): lay the row with a little space between tiles, on a "
+                "cloth darker than the faces (a blank face is easily missed)"
             )
     codes = [tuple(row) for row in STANDARD_ROWS[:4]]
     if n_rows == 5:
@@ -123,14 +140,17 @@ def read_enrollment(tiles: Tiles) -> Enrollment:
     """Label the tiles of an enrollment photo (module docstring); raises EnrollmentError."""
     if len(tiles) == 0:
         raise EnrollmentError(f"no tiles found; lay one face of each, {ORDER_TEXT}")
-    seen = find_rows(tiles)
+    found = find_rows(tiles)
+    # A row of the order holds 4 tiles at least: fewer are strays (a prop, a tile aside).
+    seen = [row for row in found if len(row) >= MIN_ROW]
+    strays = sum(len(row) for row in found) - sum(len(row) for row in seen)
     # The same photo taken from across the table: the rows and each row the other way.
     turned = [row[::-1] for row in seen[::-1]]
     fits: list[tuple[list[list[int]], list[tuple[str, ...]]]] = []
     refusals: list[EnrollmentError] = []
     for rows in (seen, turned):
         try:
-            fits.append((rows, _row_codes(len(rows), [len(r) for r in rows])))
+            fits.append((rows, _row_codes(len(rows), [len(r) for r in rows], tiles.probs, rows)))
         except EnrollmentError as exc:
             refusals.append(exc)
     if not fits:
@@ -143,6 +163,8 @@ def read_enrollment(tiles: Tiles) -> Enrollment:
     _check_rows(tiles.probs, rows, codes)
     labels: list[str | None] = [None] * len(tiles)
     warnings = []
+    if strays:
+        warnings.append(f"{strays} tile{'s' if strays != 1 else ''} outside the rows left out")
     for r, (row, row_codes) in enumerate(zip(rows, codes, strict=True)):
         for k, (i, code) in enumerate(zip(row, row_codes, strict=True)):
             labels[i] = code

@@ -68,10 +68,24 @@ def test_four_seasons_alone_are_taught_as_seasons() -> None:
     assert read_enrollment(_tiles(rows)).labels[-4:] == list(FLOWERS[4:])
 
 
-def test_a_missing_tile_names_its_row() -> None:
+def test_a_missing_tile_names_its_row_and_the_face() -> None:
     rows = _order()
-    rows[1] = rows[1][:-1]
-    with pytest.raises(EnrollmentError, match=r"row 2 \(circles 1-9\) holds 8 tiles, not 9"):
+    rows[1] = [c for c in rows[1] if c != "6p"]
+    with pytest.raises(EnrollmentError, match=r"row 2 \(circles 1-9\) holds 8 tiles, not 9 \(6p"):
+        read_enrollment(_tiles(rows))
+
+
+def test_a_blank_white_dragon_not_found_is_named() -> None:
+    rows = _order()
+    rows[3] = rows[3][:-1]
+    with pytest.raises(EnrollmentError, match=r"row 4 .* holds 6 tiles, not 7 \(P seems missing\)"):
+        read_enrollment(_tiles(rows))
+
+
+def test_an_extra_tile_is_pointed_at() -> None:
+    rows = _order()
+    rows[2] = [*rows[2][:4], "E", *rows[2][4:]]  # a stray tile in the bamboos
+    with pytest.raises(EnrollmentError, match=r"row 3 .* \(tile 5 from the left seems extra\)"):
         read_enrollment(_tiles(rows))
 
 
@@ -112,3 +126,12 @@ def test_rows_are_found_along_the_faces_own_up() -> None:
     rows = find_rows(_tiles(_order(), tilt=0.35))
     assert [len(r) for r in rows] == [9, 9, 9, 7, 8]
     assert rows[0] == list(range(9))
+
+
+def test_a_stray_tile_beside_the_rows_is_left_out_with_a_warning() -> None:
+    """A tile set aside (or a prop the detector took for one) makes a row of its own."""
+    rows = [*_order(), ["5s"]]
+    enrollment = read_enrollment(_tiles(rows))
+    assert enrollment.labels[:-1] == [c for row in _order() for c in row]
+    assert enrollment.labels[-1] is None
+    assert enrollment.warnings == ["1 tile outside the rows left out"]
