@@ -23,6 +23,8 @@ import itertools
 import json
 import sys
 import time
+import zlib
+from collections import Counter
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -352,6 +354,36 @@ def camerash(args: argparse.Namespace) -> Json:
     return out
 
 
+def enrollments(args: argparse.Namespace) -> Json:
+    """Fresh enrollment photos of every source (a new set each): how many are accepted, how
+    many of those labelled every face right, and why the others were refused."""
+    from datasets.scene import render_scene
+    from vision.enroll import read_enrollment
+
+    recognizer = Recognizer()
+    counts: Counter[str] = Counter()
+    refusals: Counter[str] = Counter()
+    for source in args.sources:
+        for i in range(args.n):
+            rng = np.random.default_rng([args.seed, i, zlib.crc32(source.encode())])
+            face_seed = int(rng.integers(2**30))
+            scene = render_scene(rng, (source,), "enrollment", args.size, face_seed=face_seed)
+            jpeg = bytes(cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1])
+            _, tiles = recognizer.read_tiles(jpeg)
+            try:
+                labels = read_enrollment(tiles).labels
+            except EnrollmentError as exc:
+                counts[f"{source} refused"] += 1
+                refusals[str(exc).split(":")[0]] += 1
+                continue
+            rows, truth = _matched(tiles, scene.annotations)
+            right = len(rows) == len(scene.annotations) and all(
+                labels[k] == CLASSES[t] for k, t in zip(rows, truth, strict=True)
+            )
+            counts[f"{source} {'accepted, right' if right else 'accepted, wrong'}"] += 1
+    return {"photos": dict(sorted(counts.items())), "refused_for": dict(refusals.most_common())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="step", required=True)
@@ -377,8 +409,16 @@ def main() -> None:
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])
     c.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    n = sub.add_parser("enrollments", help="fresh enrollment photos: accepted and right")
+    every = ["kde", "gnome", "procedural", "unicode", "fluffystuff", "pixel"]
+    n.add_argument("--sources", nargs="+", default=every)
+    n.add_argument("--n", type=int, default=10, help="photos per source")
+    n.add_argument("--seed", type=int, required=True)
+    n.add_argument("--size", type=int, default=1280)
     args = parser.parse_args()
-    if args.step == "render":
+    if args.step == "enrollments":
+        print(json.dumps(enrollments(args), indent=1))
+    elif args.step == "render":
         render(Path(args.out), args.designs, args.n, args.seed, args.size)
     elif args.step == "fit":
         print(json.dumps(fit(args), indent=1))
