@@ -68,6 +68,11 @@ def open_set(store: SetStore, name: str, classifier: Classifier) -> TileSet:
     return tileset
 
 
+def asked_set(name: str | None, classifier: Classifier) -> TileSet | None:
+    """The set `--set NAME` asks for, under $MJLENS_HOME (`open_set`); None without one."""
+    return None if name is None else open_set(SetStore(), name, classifier)
+
+
 def _store_looks(
     store: SetStore, name: str, recognizer: Recognizer, looks: Sequence[Looks]
 ) -> TileSet:
@@ -246,6 +251,7 @@ __all__ = [
     "TeachError",
     "TileSetError",
     "add_labels",
+    "asked_set",
     "enroll",
     "labels_from_json",
     "open_set",

@@ -118,7 +118,7 @@ class TileSet:
     @property
     def faces(self) -> list[str]:
         """The codes the set was shown, in class order."""
-        return [c for c in CLASSES if c in set(self.codes)]
+        return [c for c in CLASSES if c in self._taught_codes]
 
     def counts(self) -> dict[str, int]:
         """Looks per taught face, in class order."""
@@ -173,7 +173,7 @@ class TileSet:
 
     def taught(self) -> npt.NDArray[np.bool_]:
         """(43,) the classes the set was shown."""
-        return np.array([c in set(self.codes) for c in CLASSES])
+        return np.array([c in self._taught_codes for c in CLASSES])
 
     def likeness(self, embeddings: FloatArray) -> FloatArray:
         """(n, 43) for (n, d) embeddings: the best cosine likeness to each taught face's
@@ -186,7 +186,7 @@ class TileSet:
                 f"set {self.name!r} holds {self.embeddings.shape[1]}-wide looks and the "
                 f"classifier gives {embeddings.shape[1]}: embed the set again"
             )
-        centre = self.centre()
+        centre = self.centre
         cos = normalized(embeddings - centre) @ normalized(self.embeddings - centre).T
         return self._best_per_face(cos, out)
 
@@ -213,6 +213,11 @@ class TileSet:
             out[:, index[code]] = scores[:, codes == code].max(axis=1)
         return out
 
+    @cached_property
+    def _taught_codes(self) -> frozenset[str]:
+        return frozenset(self.codes)
+
+    @cached_property
     def centre(self) -> FloatArray:
         """What all faces of this set share, taken out before faces are compared: the mean
         of its looks (one per face, so no face weighs more for being taught more often).
@@ -294,7 +299,7 @@ class TileSet:
             "faces": len(self.faces),
             "looks": len(self),
             "counts": self.counts(),
-            "untaught": [c for c in CLASSES if c not in set(self.codes)],
+            "untaught": [c for c in CLASSES if c not in self._taught_codes],
             "taught_from": sorted({o.split("#")[0] for o in self.origins}),
             "created": self.created,
             "updated": self.updated,

@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from api.cli import CliError
 
@@ -29,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    from api.teach import asked_set
     from scoring.tiles import CLASSES
     from vision.classify import Classifier
     from vision.looks import crop_looks
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         classifier = Classifier(args.model)
-        tileset = _tileset(args.set, classifier)
+        tileset = asked_set(args.set, classifier)
     except (FileNotFoundError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     failed = 0
@@ -74,13 +74,3 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{name}\t{CLASSES[best]}\t{probs[best]:.3f}")
     return 2 if failed else 0
-
-
-def _tileset(name: str | None, classifier: Any) -> Any:
-    """The taught set called `name` under $MJLENS_HOME, embedded by `classifier`."""
-    if name is None:
-        return None
-    from api.teach import open_set
-    from api.tilesets import SetStore
-
-    return open_set(SetStore(), name, classifier)

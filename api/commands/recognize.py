@@ -82,6 +82,7 @@ def context_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from api.teach import asked_set
     from vision.pipeline import ContextError, ModelMissingError, Recognizer, check_context
     from vision.tileset import TileSetError
 
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_context(context)  # the same for every photo: before any is read
         recognizer = Recognizer(args.detector, args.classifier)
-        tileset = _tileset(args.set, recognizer)
+        tileset = asked_set(args.set, recognizer.classifier)
     except (ContextError, ModelMissingError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     if len(args.photos) == 1:
@@ -141,16 +142,6 @@ def _annotation_paths(folder: str, photos: list[str]) -> dict[int, str]:
         taken.add(name)
         paths[i] = str(where / f"{name}.png")
     return paths
-
-
-def _tileset(name: str | None, recognizer: Any) -> Any:
-    """The taught set called `name` under $MJLENS_HOME, or None when no set is asked for."""
-    if name is None:
-        return None
-    from api.teach import open_set
-    from api.tilesets import SetStore
-
-    return open_set(SetStore(), name, recognizer.classifier)
 
 
 def _recognized(
