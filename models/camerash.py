@@ -21,7 +21,7 @@ _ORDER = (
 )
 LABEL_TO_CODE = {index + 1: code for index, code in enumerate(_ORDER)}
 # Crops whose data.csv label names another face than the one photographed, read here as
-# what they show (checked by eye, twenty-seventh session): 133.jpg shows eight blue dots,
+# what they show (checked by eye): 133.jpg shows eight blue dots,
 # labelled 8 of characters; 350.jpg nine dots and a corner 9, labelled 8 of dots. Every
 # classifier since the first read them so, and the real-face wins that drew them counted
 # a right reading wrong.

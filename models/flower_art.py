@@ -40,8 +40,8 @@ NUMERAL_ALONE_SHARE = 0.3
 # a share of those print no numeral and no character: the tree names the tile.
 SEASON_TREE_SHARE = 0.3
 TREE_ALONE_SHARE = 0.4
-# Words printed on flower tiles beside the plant. Never take them from the camerash crops: the
-# first session's classifier runs did (券才證首是選耀您), which flatters that validation measure.
+# Words printed on flower tiles beside the plant. Never take them from the camerash crops
+# (such as 券才證首是選耀您): words seen in training flatter that validation measure.
 DECOY_CHARS = "福祿壽喜財寶吉祥和平琴棋書畫漁樵耕讀"
 INKS = [(200, 30, 30), (20, 20, 20), (30, 60, 180), (30, 120, 50), (220, 80, 120)]
 GREENS = [(30, 120, 50), (20, 90, 40), (60, 140, 60), (40, 100, 90)]

@@ -3,8 +3,8 @@
 # (carry .gpu). The checkpoint, log and ONNX come back under $OUT/run; calibrate, join and
 # evaluate here, on the CPU, as models/classifier.md says.
 #   MINUTES=7 SEED=23 LR=1.2e-3 FLOWER_SHARE=0.4 FRESH_SHARE=0.3 bash scripts/device_classifier.sh
-# SOURCES, FIXED_PER_CODE and WARP_SHARE default to the fourteenth session's recipe (the pixel
-# source, fixed art weighted 10, a third of it redrawn by art_warp).
+# SOURCES, FIXED_PER_CODE and WARP_SHARE default to this recipe: the pixel source, fixed art
+# weighted 10, a third of it redrawn by art_warp.
 # DEVICE=cpu WORKERS=1 MINUTES=0.2 runs the same on this machine (a check of the pack).
 set -uo pipefail
 export MJLENS_ART_DIR="$PWD/.gpu/art" MJLENS_FLUFFYSTUFF_DIR="$PWD/.gpu/art/fluffystuff-svg"

@@ -40,12 +40,11 @@ MELD_OPTIONS = 6  # codes tried per meld
 _UNIFORM_SHARE = 0.01
 _SEARCH_SPAN = 9.0  # stop when readings are e^9 less probable than the best legal one
 # The search's budget is counted in readings, not seconds, so that a photo reads the same on
-# any machine under any load: with 0.25 s of wall clock, real-face photo 98 read right or
-# wrong by the machine's load, and held-out KDE photo 436 passed unflagged on a loaded one.
+# any machine under any load: with 0.25 s of wall clock, a real-face hand read right or
+# wrong by the machine's load, and a wrong held-out KDE hand passed unflagged on a loaded one.
 # 10,000 readings take at most 0.42 s here (held-out KDE wins; median 4 ms); 5,000 lost
-# real-face photo 98, 20,000 and 40,000 gained one KDE score and took 0.63 and 1.8 s at
-# worst (docs/recognize.md, twenty-sixth session). The clock stays only as a guard against a
-# machine far slower.
+# that real-face hand, 20,000 and 40,000 gained one KDE score and took 0.63 and 1.8 s at
+# worst (docs/recognize.md). The clock stays only as a guard against a machine far slower.
 _MAX_READINGS = 10000
 _BUDGET_S = 3.0
 _SLOT = {code: k for k, code in enumerate(PLAYING)}
@@ -58,7 +57,7 @@ _DOUBTFUL = 0.5  # detector confidence under which a surplus tile may be left ou
 # How much the tiles' looks count against their probabilities (`_weigh_looks`): half, as
 # the pairs a reading names alike share their tiles and are not independent evidence. 0.25,
 # 0.5 and 1 read the training sources' and the real-face wins alike, and the held-out KDE
-# wins within one hand of each other (docs/recognize.md, twenty-third session).
+# wins within one hand of each other (docs/recognize.md).
 LOOKS_WEIGHT = 0.5
 _WEIGHED_READINGS = 500  # the likeliest legal readings weighed by looks
 # Log-odds against a reading whose concealed tiles would lie out of a player's sorted order
@@ -66,7 +65,7 @@ _WEIGHED_READINGS = 500  # the likeliest legal readings weighed by looks
 # hand's arrangement is one of very many, so a reading that sorts it is worth about
 # log(0.85 / (0.15 x 1 %)) = 6 nats. 4, 6 and 8 read the same training-source wins right;
 # on the held-out KDE wins they gain six, seven and eight hands, the real-face wins none
-# (docs/recognize.md, twenty-seventh session): 6 is the value reasoned, not the best seen.
+# (docs/recognize.md): 6 is the value reasoned, not the best seen.
 UNSORTED_COST = 6.0
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 

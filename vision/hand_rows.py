@@ -20,13 +20,13 @@ _ALIGNED_DEG = 15.0  # a row of the hand lies within this of the main row's axis
 # (A lone sideways tile, an added kong's, keeps 15: looser, discards beside the hand joined.)
 _LONE_ALIGNED_DEG = 25.0
 # ...and one on the main row's own line, pushed out as the winning tile, lies askew further
-# (real-face photo 273: 27 degrees).
+# (27 degrees seen on a real-face photo).
 _LONE_IN_LINE_DEG = 40.0
 _ROW_REACH = 2.2  # tile heights between the hand's rows (melds or flowers on a second row)
 # The share of a row's tiles that must lie along the hand's axis for the row to join; for a
 # row of flowers alone, half: flowers are put aside loosely, and one askew (or its quad read
 # askew beside a finger) kept out a row of three that lay 1.3 tile heights behind the hand
-# (training-source photo 293: a right hand but for its flowers, passed unflagged).
+# (a training-source hand right but for its flowers then passed unflagged).
 _ALIGNED_SHARE = 0.7
 _FLOWERS_ALIGNED_SHARE = 0.5
 HAND_TILES = 14
@@ -150,7 +150,7 @@ def select_hand_rows(
         elif r not in keep and near and useful and lone is not None and counts[r] > 0:
             askew.append(r)
     # Short of 14, a lone tile within reach is likelier the hand's, laid down askew or its
-    # corners read askew (real-face photo 166: a concealed 1m at 31 degrees), than a discard:
+    # corners read askew (a real-face concealed 1m at 31 degrees), than a discard:
     # the count lets it in, nearest first, as a guess worth a look.
     turned: set[int] = set()
     for r in askew:
@@ -248,9 +248,8 @@ def _claimed_runs_of_taken_flowers(
     groups: list[Group], rows: list[list[int]], tiles: Tiles, taken_from: list[Group]
 ) -> list[Group]:
     """Three lone flowers side by side taken as the hand's tiles, one of them crosswise, are
-    a claimed pung or chow, not three concealed tiles (fresh real-face photo 154 of
-    bench_real_s7: a pung of 1s claimed from the opposite player, the birds read as
-    flowers, came out right as 1s but concealed)."""
+    a claimed pung or chow, not three concealed tiles (a real-face pung of 1s claimed from
+    the opposite player, the birds read as flowers, came out right as 1s but concealed)."""
     were_flowers = {g.tiles[0] for g in taken_from if g.role == "flower" and len(g.tiles) == 1}
     out = list(groups)
     for r, row in enumerate(rows):
@@ -317,7 +316,7 @@ def _row_ends_to_flowers(
     excess: int,
 ) -> tuple[list[Group], int]:
     """Up to `excess` unsure tiles at a row's end become flowers, a lone tile or a run of them
-    (real-face photo 41: two flowers side by side at the row's end, one read 5m), the most
+    (real-face flowers: two side by side at the row's end, one read 5m), the most
     flower-like first; one lone tile stays, for the winning tile."""
     out, aside = list(groups), 0
     while aside < excess:

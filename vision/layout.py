@@ -213,12 +213,11 @@ def _lone_crosswise_tile(
     groups: list[Group], kinds: list[str], hand_rows: set[int]
 ) -> tuple[list[Group], bool]:
     """A hand one tile short whose only misfit is one lone sideways tile takes that tile
-    among its concealed ones: the winning tile laid down crosswise, apart (fresh real-face
-    photo 108: a 1p flagged sideways on a row of its own, the hand 13), or a concealed tile
-    laid askew in the hand's row (fresh real-face photo 52 of bench_real_s9: the pair's
-    1p at 30 degrees beside the melds). An added kong's tile would not be the one missing:
-    a kong counts as the pung it was; and one lying against a claimed tile has joined its
-    meld already (`join_added_kong_tiles`)."""
+    among its concealed ones: the winning tile laid down crosswise, apart (a real-face 1p
+    flagged sideways on a row of its own, the hand 13), or a concealed tile laid askew in
+    the hand's row (a real-face pair's 1p at 30 degrees beside the melds). An added kong's
+    tile would not be the one missing: a kong counts as the pung it was; and one lying
+    against a claimed tile has joined its meld already (`join_added_kong_tiles`)."""
     strays = [g for g in groups if g.role == "stray" and g.row in hand_rows]
     if len(strays) != 1 or len(strays[0].tiles) != 1 or kinds[strays[0].tiles[0]] != "S":
         return groups, False
@@ -258,8 +257,8 @@ def _choose_winning(
     w = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).max())  # local, not global
 
     # Every loose tile of the concealed row, the lone ones too: false gaps may split that
-    # row into many (held-out KDE photo 247: the winning tile at the row's end was measured
-    # from the one run of several tiles, six tiles away, and lost to one inside the row).
+    # row into many (a held-out KDE winning tile at the row's end was measured from the one
+    # run of several tiles, six tiles away, and lost to one inside the row).
     concealed = [t for g in loose if g.row == main.row for t in g.tiles]
 
     def distance(g: Group) -> float:
@@ -292,9 +291,9 @@ def melds_without_crosswise_tile(
 
     Laid out, the concealed tiles stay together, the winning tile at their end; when they lie
     in a row of their own, a run of three or four in the melds' row is a claimed meld whose
-    crosswise tile the detector did not see (training-source photos 107 and 275: a pung read
-    as concealed, 275 passing unflagged; with it six photos of the three benchmark sets, all
-    read wrong). Rows are only judged when the winning tile lies in another row beside
+    crosswise tile the detector did not see (training-source photos: a pung read as
+    concealed, one hand passing unflagged; with it six photos of the three benchmark sets,
+    all read wrong). Rows are only judged when the winning tile lies in another row beside
     concealed tiles, so a hand whose concealed tiles share the melds' row is left alone.
     The claimed tile is taken to be the run's widest along the row for its depth across it (a
     quarter turn spans the face's height): a weak clue, but the only one left. Returns the
@@ -345,8 +344,8 @@ def runs_along(
 
 def _blank_kong(group: Group, kinds: list[str], tiles: Tiles) -> bool:
     """A concealed kong whose face-up tiles read as white dragons: a plain back the
-    detector took for a face reads as a blank white dragon (real-face photo 34: four backs,
-    the ends read P, scored as a kong of white dragons)."""
+    detector took for a face reads as a blank white dragon (four real-face backs, the ends
+    read P, scored as a kong of white dragons)."""
     if group.role != "concealed_kong":
         return False
     shown = [t for t in group.tiles if kinds[t] != "D"]

@@ -44,12 +44,12 @@ REVIEW_FLOWER_LEFT_OUT = (0.1, 0.9)
 FLOWER_LEFT_OUT_REACH = 2.5
 # A tile surely a flower left out alone may be another player's, but this many beside the
 # hand are its flowers, left out by their row (laid askew, or a misread one among them
-# taking the hand past 14: real-face photo 123 of bench_real_s6, six flowers and one read
-# as C, passed unflagged with none). One flagged two right hands on the sets measured...
+# taking the hand past 14: six flowers beside a real-face hand, one read as C, let the
+# hand pass unflagged with none). One flagged two right hands on the sets measured...
 SURE_FLOWERS_LEFT_OUT = 2
-# ...but one this close lies where the hand's own flowers lie, not another player's: fresh
-# real-face photo 174 of bench_real_s7, the hand's one flower laid crosswise just above the
-# concealed tiles, 1.2 face widths off, left out and the hand passed unflagged without it.
+# ...but one this close lies where the hand's own flowers lie, not another player's: a
+# real-face hand's one flower laid crosswise just above the concealed tiles, 1.2 face
+# widths off, was left out and the hand passed unflagged without it.
 # Within 2 widths no right hand of the seven sets measured was flagged; within 2.5, two.
 SURE_FLOWER_LEFT_OUT_REACH = 2.0
 # Detector confidence under which a tile apart from the hand is not reported. The detector
@@ -66,14 +66,14 @@ SEEN_TWICE_REACH = 0.45
 # wrong hands that passed unflagged on the held-out KDE wins were of unseen designs read with
 # confidence (KDE traditional's 6s as 9s at 0.99), most beside tiles read unsure. Three
 # tiles under 0.6, with those figures in view (the training sources held one unflagged
-# wrong hand, too few to choose by): see docs/recognize.md, twenty-sixth session.
+# wrong hand, too few to choose by): see docs/recognize.md.
 UNFAMILIAR_SET_READING = 0.6
 UNFAMILIAR_SET_TILES = 3
 # A lone face-down tile in the hand's rows that the classifier reads as a back, but this
 # much as a white dragon, is a blank white dragon when the hand lacks exactly such tiles (one
-# to three): training-source photos 53 and 162 read their blank white dragons P at 0.13-0.15,
-# back the rest, the hand short by them; the true backs that a split concealed kong left
-# alone read P at 0.00 (real-face photo 14, held-out KDE photo 170, seen when choosing it).
+# to three): blank white dragons in training-source hands read P at only 0.13-0.15, back
+# the rest, the hand short by them; the true backs that a split concealed kong left alone
+# read P at 0.00 (on real-face and held-out KDE photos seen when choosing it).
 BLANK_FACE_READING = 0.05
 # The two shown faces of a concealed kong, read as two different tiles each this surely,
 # are no kong's (`_kongs_of_two_faces`).
@@ -87,8 +87,8 @@ NO_MELD_READING = 0.01
 FALSE_CLAIM = "a crosswise tile in a meld that is none was taken as upright"
 # A lone tile of the hand found under STRAY_MIN_CONFIDENCE, when no legal hand is read, is
 # tried left out: a faint false detection (or a discard) nearer the hand than its true lone
-# tiles takes their place in the count (fresh real-face photos 151 and 209 of
-# bench_real_s7: a 9s at 0.30 and a 4s at 0.37 kept the pair out). So is any such tile of a
+# tiles takes their place in the count (on real-face photos, a 9s at 0.30 and a 4s at 0.37
+# kept the pair out). So is any such tile of a
 # hand past 14, a meld's too (`_without_a_faint_lone_tile`).
 FAINT_LONE_TILE = "a faint detection was left out of the hand: with it no legal hand was read"
 TOO_MANY_COPIES = "the photo shows more than four of one tile: some are misread"
@@ -298,8 +298,8 @@ def interpret(
     if backs.any():
         # Read again with them face down: the hand has a tile too many, and a kong's two
         # face-down ends were read as blank white dragons. Kept only if the hand then
-        # counts 14: a whole hand's P a a P is no kong (real-face photo 145: 9m P 9m 9m P,
-        # the hand at 14, read as a kong of 9m and then one short).
+        # counts 14: a whole hand's P a a P is no kong (a real-face hand of 14 with 9m P 9m 9m P
+        # was read as a kong of 9m and then one short).
         turned = replace(tiles, face_down=tiles.face_down | backs)
         again = layout(turned)
         if _counted(again) == HAND_TILES:
@@ -308,7 +308,7 @@ def interpret(
     decoded = decode(tiles, found, checked)
     if decoded.hand is None and (unclaimed := _false_claims(tiles, found)).any():
         # No legal hand, and a "meld" whose tiles surely make none: its crosswise flag may be
-        # false (fresh real-face photo 120: N F F read as a claimed meld in seven pairs).
+        # false (N F F of a real-face seven pairs read as a claimed meld).
         upright = replace(tiles, sideways=tiles.sideways & ~unclaimed)
         again = layout(upright)
         redone = decode(upright, again, checked)
@@ -341,9 +341,8 @@ def _without_a_faint_lone_tile(
     """The tiles, layout and decoding with one faint tile of the hand left out (the faintest
     first) when that gives a legal hand; None when none does. Left out as faint strays are:
     found too faintly to report. A faint lone tile may have taken a true one's place; any
-    faint tile of a hand past 14 may be a false one (held-out KDE photos 580 and 588, fresh
-    training-source photo 380 of bench_train_s80: a tile found at 0.31-0.36 in a meld or
-    beside it, the hand at 15)."""
+    faint tile of a hand past 14 may be a false one (held-out KDE and training-source hands
+    at 15 with a false tile found at 0.31-0.36 in a meld or beside it)."""
     hand = [g for g in found.groups if g.role in HAND_ROLES]
     past_14 = _counted(found) > HAND_TILES
     faint = [
@@ -366,11 +365,11 @@ def seen_twice(tiles: Tiles) -> list[tuple[int, int]]:
     """(kept, dropped) pairs of detections that are one tile lying crosswise.
 
     The detector may fire on a claimed tile both as the crosswise tile it is and as an upright
-    one, two quads whose faces' centres lie well within a face of each other (held-out KDE
-    photo 514 and real-face photo 152: a pung read as a kong, the duplicate its fourth tile).
+    one, two quads whose faces' centres lie well within a face of each other (held-out KDE and
+    real-face photos: a pung read as a kong, the duplicate its fourth tile).
     Two centres closer than SEEN_TWICE_REACH of the faces' typical short side, one of them
     flagged sideways, are one tile: the more confident detection is kept, and it lies
-    crosswise (real-face photo 152 kept the upright quad, and its pung lost its claimed
+    crosswise (keeping the upright quad instead cost a real-face pung its claimed
     tile). Pairs of upright tiles that close are left alone: in piles of discards they are
     different tiles.
     """
@@ -433,9 +432,9 @@ def faint_strays(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
 
 def backs_between_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     """Per tile: face up to the detector, but read as a back at SURE_BACK or more, between two
-    face-down tiles of its row: a back whose flag the detector missed (fresh real-face photo
-    140 of bench_real_s9: a concealed kong laid all face down, its third back face up at
-    back 1.00; the row's three kongs then fell apart and no legal hand was read)."""
+    face-down tiles of its row: a back whose flag the detector missed (a real-face concealed
+    kong laid all face down, its third back face up at back 1.00: the row's three kongs then
+    fell apart and no legal hand was read)."""
     down = np.asarray(tiles.face_down, dtype=bool)
     sure_back = tiles.probs[:, BACK_INDEX] >= SURE_BACK
     hidden = np.zeros(len(tiles), dtype=bool)
@@ -479,8 +478,8 @@ def faces_taken_for_backs(tiles: Tiles, found: Layout) -> npt.NDArray[np.bool_]:
     turned: npt.NDArray[np.bool_] = lone_backs & read_as_face
     if not turned.any() and short > 0 and maybe_white.any():
         # Fewer backs than missing tiles, or more: turned, they may join a meld beside them
-        # (training-source photo 264: a claimed pung of blank white dragons, its sideways
-        # one read as a back, the other flagged face down, the hand two short).
+        # (a training-source claimed pung of blank white dragons: its sideways one read as a
+        # back, another flagged face down, the hand two short).
         trial = replace(tiles, face_down=tiles.face_down & ~maybe_white)
         if _counted(layout(trial)) == HAND_TILES:
             turned = maybe_white
@@ -494,8 +493,8 @@ def _kongs_of_two_faces(tiles: Tiles, found: Layout) -> list[list[int]]:
     """The face-down tiles of each concealed kong whose two shown faces read as two
     different tiles, each at least SURE_SHOWN_FACE, its backs each at least
     BLANK_FACE_READING a white dragon: no kong, but a pair of blank white dragons between two
-    concealed tiles (training-source photos 267 and 387, a dark set: 8s P P 6p read as a
-    concealed kong and the hand one short)."""
+    concealed tiles (training-source photos of a dark set: 8s P P 6p read as a concealed
+    kong and the hand one short)."""
     down = np.asarray(tiles.face_down, dtype=bool)
     codes = tiles.codes
     kongs = []
@@ -522,11 +521,11 @@ def backs_taken_for_blank_faces(tiles: Tiles, found: Layout) -> npt.NDArray[np.b
 
     The reverse of `faces_taken_for_backs`: a concealed kong laid with its two ends face down
     shows backs, and a back as pale as the faces looks to the detector and the classifier like
-    a blank white dragon (training-source photos 144 and 176, an ivory-backed set: the ends
-    read P at 0.93-0.99, the hand counted 15, or 14 with one end left out). A white dragon on
+    a blank white dragon (training-source photos of an ivory-backed set: the ends read P
+    at 0.93-0.99, the hand counted 15, or 14 with one end left out). A white dragon on
     either side of a pair is no likely concealed hand: a player keeps the dragons together.
     Nor is a lone face-down tile beside white dragons: a kong laid all face down, two of its
-    pale backs read P (training-source photo 179: the hand counted 13).
+    pale backs read P (a training-source hand then counted 13).
     """
     backs = np.zeros(len(tiles), dtype=bool)
     counted_tiles = _counted(found)
@@ -562,8 +561,8 @@ def _kongs_of_blanks(tiles: Tiles, found: Layout) -> list[list[int]]:
     """Runs of four blank tiles (face down, or read as a white dragon or a back) in a row of
     the hand, outside every meld, at least one of them face up, their neighbours in the row
     not blank, which as a concealed kong bring the hand to 14: a kong laid all face down
-    whose pale backs were read as white dragons (training-source photo 179: two of the four;
-    held-out KDE photo 256: all four, face up at P 0.69-0.97, the hand at 15)."""
+    whose pale backs were read as white dragons (two of the four on a training-source photo;
+    all four on a held-out KDE one, face up at P 0.69-0.97, the hand at 15)."""
     counted_tiles = _counted(found)
     down = np.asarray(tiles.face_down, dtype=bool)
     pale = down | _blank(tiles)
@@ -657,8 +656,8 @@ def review_reasons(
     if decoded.left_out:
         reasons.append("a doubtful detection was left out of the hand")
     if decoded.cut_short:
-        # Many unsure tiles: the search for the likeliest legal hand ran out of time (held-out
-        # KDE photo 436: 2m 2m 2m read as 2p 2p 2p, passed unflagged).
+        # Many unsure tiles: the search for the likeliest legal hand ran out of time (a
+        # held-out KDE hand's 2m 2m 2m read as 2p 2p 2p passed unflagged).
         reasons.append("the search for a legal hand was cut short")
     if tiles is not None and len(tiles):
         face_up = ~np.asarray(tiles.face_down, dtype=bool)
@@ -669,7 +668,7 @@ def review_reasons(
                 "readings may be wrong too"
             )
     if tiles is not None and len(tiles) and _more_than_a_set_holds(tiles, decoded):
-        # Flowers read as white dragons among the discards (held-out GNOME photo 277: the
+        # Flowers read as white dragons among the discards (on a held-out GNOME photo, the
         # hand's pair of P and three flowers apart read P) passed as a hand without them.
         reasons.append(TOO_MANY_COPIES)
     if scored is not None and not scored.get("valid", True):
@@ -702,8 +701,8 @@ def _concealed_set_out_like_a_meld(found: Layout, tiles: Tiles) -> bool:
     """A run of three or four concealed tiles lying where melds lie: between two melds of its
     row, or beyond the winning tile from the rest of the concealed tiles. Concealed tiles lie
     together, the winning tile at their end; such a run is likelier a claimed meld whose
-    crosswise tile the detector did not see (held-out KDE photos 130 and 140: a chow and a
-    pung read as concealed, legal hands passing unflagged)."""
+    crosswise tile the detector did not see (held-out KDE photos: a chow and a pung read as
+    concealed, legal hands passing unflagged)."""
     along = np.asarray(tiles.centers @ np.array([-found.up[1], found.up[0]]), np.float64)
     for row in {g.row for g in found.groups}:
         runs = [

@@ -87,8 +87,8 @@ def plausible(quads: FloatArray, refined: FloatArray) -> npt.NDArray[np.bool_]:
     In the photo too: a quad whose diagonals lie nearly along one line (a collapsed face
     lengthened along both its wrong directions, `vision.detect.restore_collapsed`) maps
     its crop through a near-singular homography, and a small step there lands hundreds of
-    pixels off (fresh real-face photo 282 of bench_real_s7: a corner thrown 4 diagonals
-    away, the face then read as the white dragon beside it and dropped as a duplicate)."""
+    pixels off (on a real-face photo, a corner thrown 4 diagonals away, the face then read
+    as the white dragon beside it and dropped as a duplicate)."""
     if not len(quads):
         return np.zeros(0, np.bool_)
     moved = np.abs(to_patch(quads, refined) - FACE).max(axis=(1, 2))

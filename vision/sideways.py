@@ -23,8 +23,8 @@ Each clue is weak alone on the detector's faces of real photos:
 A logistic model over these cues decides (`models/sideways.json`, fitted by
 `python -m models.fit_sideways` on the detector's tiles of training-source photos: no held-out
 or real photo). Without the photo (callers that have only corners) a second set of weights
-goes by the geometry alone. Until the nineteenth session a hand-set rule decided: over 1.5
-times as wide as the neighbours, or turned and at least as wide.
+goes by the geometry alone. The model replaced a hand-set rule: over 1.5 times as wide as the
+neighbours, or turned and at least as wide.
 """
 
 from __future__ import annotations

@@ -57,9 +57,9 @@ UNSORTED_SHUFFLED = 0.5  # of the unsorted hands, those in no order at all
 def _as_kept(tiles: Sequence[str], draw: float) -> list[str]:
     """The concealed tiles in the order a player keeps them, chosen by `draw` (uniform in
     [0, 1)). The unsorted order comes from a generator seeded by `draw`, so that it takes
-    nothing from the scene's own stream: until the twenty-seventh session the generator's
-    hands came sorted and the unsorted branch kept them so, every photo showing a sorted
-    hand; seeding it apart kept the other photos of a seeded set as they were."""
+    nothing from the scene's own stream. The generator's hands come sorted, so the unsorted
+    branch draws its own order (else every photo would show a sorted hand), and seeding it
+    apart leaves the other photos of a seeded set as they would be without it."""
     kept = sorted((str(t) for t in tiles), key=_sort_key)
     if draw < SORTED_SHARE:
         return kept

@@ -168,7 +168,7 @@ def test_procedural_dots_in_another_arrangement_keep_n_coins(
         canvas = Canvas(style.background)
         dots.draw_dots(canvas, style, content_box(canvas, style, has_index=False), rank, rng)
         # counted at the drawing's own scale: thin-ringed coins in a pale ink fall under the
-        # counter's ink threshold once reduced (seed 4 since the twenty-second session)
+        # counter's ink threshold once reduced (seed 4)
         assert _count_blobs(np.asarray(canvas.image)) == rank, (rank, seed)
 
 
@@ -354,7 +354,7 @@ def test_unicode_faces_keep_no_frame_along_their_sides() -> None:
 
 def test_kde_source_fills_a_half_cached_raster_before_use(tmp_path, monkeypatch) -> None:
     """A first render beside fetch_art.sh found one theme cached and the others still being
-    written, and drew its held-out photos from that theme alone (session 20): a theme that
+    written, and drew its held-out photos from that theme alone: a theme that
     is fetched but not fully cached must be cached before the source is used."""
     from PIL import Image
 

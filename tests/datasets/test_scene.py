@@ -349,9 +349,9 @@ def test_claimed_tile_of_a_kong_shows_who_it_came_from(side: str) -> None:
 
 
 def test_most_hands_lie_sorted_and_the_others_do_not() -> None:
-    """Until the twenty-seventh session the unsorted share kept the generator's order, which
-    is sorted: every photo showed a sorted hand, and decoding's order prior was measured on
-    hands that never break it."""
+    """An unsorted share that kept the generator's order, which is sorted, would show a
+    sorted hand in every photo, and decoding's order prior would be measured on hands that
+    never break it."""
     tiles = ["9s", "1m", "E", "5p", "2m", "5p", "C", "7s", "3m", "8s", "9s", "4p", "6p"]
     ranked = ["1m", "2m", "3m", "4p", "5p", "5p", "6p", "7s", "8s", "9s", "9s", "E", "C"]
     draws = np.random.default_rng(3).random(2000)

@@ -22,7 +22,7 @@ SCENES = ["scene_declared_win.jpg", "scene_rows.jpg", "scene_scattered.jpg"]
 # Measured 1.0, 0.85 and 1.0 (run E): in the steep standing row it misses the nearest tile,
 # cut by the photo's edge, and a white dragon seen almost edge-on, which run D found (0.92);
 # run D also doubled up that row (22 detections for 13 tiles, run E 15).
-# Run G2 (twelfth session): 1.0, 0.85 and 1.0; it doubles up the far end of the standing
+# Run G2: 1.0, 0.85 and 1.0; it doubles up the far end of the standing
 # row (20 detections for its 13 tiles).
 RECALL_FLOOR = 0.8
 EXTRA_FACTOR = 1.5  # measured 46 detections for 44 tiles (run G2: 51)
@@ -207,8 +207,8 @@ def test_the_detectors_boxes_are_a_cue_of_their_own() -> None:
     quads = [
         [[32.0 * i, 0], [32.0 * i + 30, 0], [32.0 * i + 30, 40], [32.0 * i, 40]] for i in range(7)
     ]
-    # a loose quad, 36 by 34 (38 by 32 flagged on its own once the geometry was refitted
-    # on refined corners, twentieth session: wide enough to be a turned face)
+    # a loose quad, 36 by 34 (38 by 32 is flagged on its own by the geometry fitted on
+    # refined corners: wide enough to be a turned face)
     quads[3] = [[94, 6], [130, 6], [130, 40], [94, 40]]
     corners = np.array(quads, np.float32)
     boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
