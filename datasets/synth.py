@@ -20,7 +20,14 @@ from datasets.scene import KINDS, render_scene
 
 DEFAULT_KINDS = ("declared_win",)
 # When several kinds are asked for, declared wins stay the bulk: they are what users photograph.
-KIND_WEIGHTS = {"declared_win": 0.6, "rows": 0.15, "scattered": 0.15, "pile": 0.1}
+KIND_WEIGHTS = {
+    "declared_win": 0.6,
+    "rows": 0.15,
+    "scattered": 0.15,
+    "pile": 0.1,
+    "enrollment": 0.1,
+    "no_tiles": 0.1,
+}
 JPEG_QUALITY = 92
 # How each image was drawn, kept in its COCO record: lets training filter or weigh by it.
 SCENE_KEYS = (

@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--kinds",
         default="declared_win",
-        help="comma-separated: declared_win, rows, scattered, pile; each may carry a weight,"
+        help="comma-separated: declared_win, rows, scattered, pile, enrollment, no_tiles (a"
+        " table with things on it and no tiles); each may carry a weight,"
         " e.g. declared_win:0.7,rows:0.3",
     )
     parser.add_argument("--size", type=int, default=1280, help="long side in pixels")

@@ -61,7 +61,10 @@ def felt(rng: np.random.Generator, size: int) -> np.ndarray:
     else:
         base = _muted(rng, (0.3, 0.8))
     shade = _fractal(rng, size, (4, 16)) * 0.5 + (rng.random((size, size), np.float32) - 0.5) * 0.35
-    return _colourize(shade, base, 0.6)
+    img = _colourize(shade, base, 0.6)
+    if rng.random() < 0.2:  # a mat laid out from its box still shows where it was folded
+        folds(rng, img)
+    return img
 
 
 def wood(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -104,7 +107,45 @@ def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
         shade += 0.25 * (np.sin(x * 2 * np.pi / stripe) > 0.6)
         if rng.random() < 0.5:
             shade += 0.25 * (np.sin(y * 2 * np.pi / stripe) > 0.6)
-    return _colourize(shade, base, 0.6)
+    elif rng.random() < 0.25:  # a printed motif: squares, dots or flowers on a grid
+        _motifs(rng, shade)
+    img = _colourize(shade, base, 0.6)
+    if rng.random() < 0.5:
+        folds(rng, img)
+    return img
+
+
+def _motifs(rng: np.random.Generator, shade: np.ndarray) -> None:
+    """Small shapes repeated on a grid, as printed table cloths have: tile-sized, on purpose."""
+    size = shade.shape[0]
+    step = rng.uniform(30, 90)
+    r = step * rng.uniform(0.15, 0.35)
+    square = rng.random() < 0.5
+    for yy in np.arange(step / 2, size, step):
+        for xx in np.arange(step / 2 + (step / 2 if rng.random() < 0.3 else 0), size, step):
+            if square:
+                p0, p1 = (int(xx - r), int(yy - r * 1.3)), (int(xx + r), int(yy + r * 1.3))
+                cv2.rectangle(shade, p0, p1, 0.35, -1, cv2.LINE_AA)
+            else:
+                for k in range(5):  # five petals
+                    a = 2 * np.pi * k / 5
+                    petal = (int(xx + np.cos(a) * r * 0.6), int(yy + np.sin(a) * r * 0.6))
+                    cv2.circle(shade, petal, max(1, int(r * 0.45)), 0.35, -1, cv2.LINE_AA)
+
+
+def folds(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Creases of a cloth laid straight from its fold: each a lit band beside a shaded one,
+    soft-edged, straight across the texture. In place."""
+    size = img.shape[0]
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    light = np.ones((size, size), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        a = rng.uniform(0, np.pi)
+        d = (x - size / 2) * np.cos(a) + (y - size / 2) * np.sin(a) - rng.uniform(-0.4, 0.4) * size
+        width = rng.uniform(4, 25)
+        ridge = np.exp(-((d / width) ** 2))
+        light *= 1 + rng.uniform(0.15, 0.35) * ridge * np.tanh(d / (width * 0.4))
+    img[:] = np.clip(img * light[..., None], 0, 255).astype(np.uint8)
 
 
 def stone(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -135,24 +176,56 @@ def paper(rng: np.random.Generator, size: int) -> np.ndarray:
     return img
 
 
-def clutter(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Any table top with everyday things on it: phones, coins, cups, sticks, score sheets."""
-    img = TABLES[rng.integers(5)](rng, size)
+def glass(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A glass table top: the dim floor seen through it, and the room mirrored in it (window
+    panes with their bars, a lamp), soft and bright."""
+    base = _muted(rng, (0.0, 0.3)) * rng.uniform(0.3, 0.7)
+    img = _colourize(_fractal(rng, size, (2, 5)) * 0.6, base, 0.8).astype(np.float32)
+    glow = np.zeros((size, size), np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        x0, y0 = rng.uniform(-0.2, 0.9, 2) * size
+        w, h = rng.uniform(0.15, 0.6, 2) * size
+        pane = np.zeros_like(glow)
+        cv2.rectangle(pane, (int(x0), int(y0)), (int(x0 + w), int(y0 + h)), 1.0, -1)
+        bars = max(2, int(size * 0.01))
+        cv2.line(pane, (int(x0 + w / 2), int(y0)), (int(x0 + w / 2), int(y0 + h)), 0.0, bars)
+        cv2.line(pane, (int(x0), int(y0 + h / 2)), (int(x0 + w), int(y0 + h / 2)), 0.0, bars)
+        glow = np.maximum(glow, pane * rng.uniform(0.3, 0.8))
+    if rng.random() < 0.5:
+        centre = (int(rng.uniform(0, size)), int(rng.uniform(0, size)))
+        cv2.circle(glow, centre, int(rng.uniform(0.03, 0.1) * size), 1.0, -1)
+    glow = cv2.GaussianBlur(glow, (0, 0), rng.uniform(2, 12))[..., None]
+    return np.clip(img * (1 - glow) + 240 * glow, 0, 255).astype(np.uint8)
+
+
+def clutter(rng: np.random.Generator, size: int, count: int | None = None) -> np.ndarray:
+    """Any table top with things on it: phones, coins, cups, sticks, score sheets, and things
+    that look like tiles: keyboards, keypads, dominoes, cards, chips."""
+    img = TABLES[rng.integers(len(TABLES))](rng, size)
     px_per_mm = size / TEXTURE_PX / CLUTTER_MM_PER_TEXEL  # smaller textures stand for the same mm
-    scatter_props(rng, img, px_per_mm=px_per_mm, count=int(rng.integers(3, 12)))
+    scatter_props(rng, img, px_per_mm=px_per_mm, count=count or int(rng.integers(3, 12)))
     return img
 
 
-TABLES = (felt, wood, cloth, stone, paper)
+TABLES = (felt, wood, cloth, stone, paper, glass)
 KINDS = {
     "felt": felt,
     "wood": wood,
     "cloth": cloth,
     "stone": stone,
     "paper": paper,
+    "glass": glass,
     "clutter": clutter,
 }
-WEIGHTS = {"felt": 0.3, "wood": 0.25, "cloth": 0.12, "stone": 0.1, "paper": 0.06, "clutter": 0.17}
+WEIGHTS = {
+    "felt": 0.28,
+    "wood": 0.23,
+    "cloth": 0.12,
+    "stone": 0.08,
+    "paper": 0.05,
+    "glass": 0.04,
+    "clutter": 0.2,
+}
 
 
 def table_texture(

@@ -10,6 +10,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from datasets.scene.lookalikes import LOOKALIKES
+
 PIPS = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
@@ -162,13 +164,20 @@ def _cable(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
 PROPS = (_phone, _coin, _coin, _cup, _sticks, _sticks, _sheet, _dice, _cable)
 
 
-def scatter_props(rng: np.random.Generator, img: np.ndarray, px_per_mm: float, count: int) -> None:
-    """Lay `count` random props on a square texture in place, each with a soft drop shadow."""
+def scatter_props(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    px_per_mm: float,
+    count: int,
+    lookalike_share: float = 0.5,
+) -> None:
+    """Lay `count` random props on a square texture in place, each with a soft drop shadow;
+    about `lookalike_share` of them things that look like tiles (`scene.lookalikes`)."""
     size = img.shape[0]
-    draws = [
-        PROPS[int(rng.integers(len(PROPS)))](rng, rng.uniform(0, size, 2), px_per_mm)
-        for _ in range(count)
-    ]
+    draws = []
+    for _ in range(count):
+        kinds = LOOKALIKES if rng.random() < lookalike_share else PROPS
+        draws.append(kinds[int(rng.integers(len(kinds)))](rng, rng.uniform(0, size, 2), px_per_mm))
     shadow = np.zeros(img.shape[:2], np.uint8)  # every prop marks its outline here too
     props = img.copy()
     for draw in draws:

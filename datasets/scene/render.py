@@ -17,7 +17,7 @@ import numpy as np
 
 from datasets.scene import effects
 from datasets.scene.art import FaceSet, source_codes, usable_sources
-from datasets.scene.backgrounds import CLUTTER_MM_PER_TEXEL, TEXTURE_PX, table_texture
+from datasets.scene.backgrounds import CLUTTER_MM_PER_TEXEL, TEXTURE_PX, clutter, table_texture
 from datasets.scene.body import Drawn, Light, TileStyle, draw_tile
 from datasets.scene.camera import Camera, frame_layout
 from datasets.scene.labels import annotate
@@ -32,7 +32,7 @@ from datasets.scene.layout import (
 )
 from scoring.tiles import FLOWERS, PLAYING, STANDARD_ROWS
 
-KINDS = ("declared_win", "rows", "scattered", "pile", "enrollment")
+KINDS = ("declared_win", "rows", "scattered", "pile", "enrollment", "no_tiles")
 
 
 @dataclass
@@ -83,6 +83,8 @@ def _layout(
             bounds = np.array([xy.min(axis=0), xy.max(axis=0)])
             placements += table_extras(list(spare.elements()), style, rng, bounds)
         return placements, hand
+    if kind == "no_tiles":
+        return [], None
     if kind == "enrollment":
         rows = [[c for c in row if c in codes] for row in STANDARD_ROWS]
         return enrollment([row for row in rows if row], style, rng), None
@@ -115,6 +117,9 @@ def _camera(
                     + du * p.pose.u * style.width / 2
                     + dv * p.pose.v * style.height / 2
                 )
+    if not placements:  # a photo of the table alone: frame a patch of it, as wide as a hand
+        half = rng.uniform(60, 170)
+        points = [np.array([x, y, 0.0]) for x in (-half, half) for y in (-half * 0.6, half * 0.6)]
     pts = np.array(points)
     # Standing rows are shot from lower down and from the front, to read their faces; flat
     # layouts mostly from the player's seat, now and then from anywhere around the table.
@@ -175,10 +180,16 @@ def _light(rng: np.random.Generator) -> Light:
     return Light(direction, ambient, diffuse)
 
 
-def _table(rng: np.random.Generator, cam: Camera, centre: np.ndarray) -> tuple[np.ndarray, str]:
-    """The table texture laid on the z = 0 plane through the camera."""
+def _table(
+    rng: np.random.Generator, cam: Camera, centre: np.ndarray, crowded: bool = False
+) -> tuple[np.ndarray, str]:
+    """The table texture laid on the z = 0 plane through the camera; `crowded`: a table with
+    many things on it and no tiles."""
     px = int(np.clip(max(cam.size) * 0.8, 256, TEXTURE_PX)) // 32 * 32
-    texture, kind = table_texture(rng, None, px)
+    if crowded:
+        texture, kind = clutter(rng, px, count=int(rng.integers(4, 14))), "clutter"
+    else:
+        texture, kind = table_texture(rng, None, px)
     mm = rng.uniform(0.2, 0.55)  # table millimetres per texel: about a pixel near the tiles
     if kind == "clutter":  # props are drawn to scale
         mm = CLUTTER_MM_PER_TEXEL
@@ -297,14 +308,18 @@ def render_scene(
     cam, view = _camera(kind, rng, placements, style, _image_size(rng, size, kind))
     light = _light(rng)
 
-    centre = np.mean([p.pose.origin for p in placements], axis=0)
-    canvas, table = _table(rng, cam, centre)
-    _shadows(canvas, placements, style, cam, light, rng)
-    gains = np.clip(rng.normal(1.0, 0.025, len(placements)), 0.92, 1.08)
-    ids, gloss, drawn = _draw_tiles(canvas, placements, faces, style, cam, light, gains)
+    centre = np.mean([p.pose.origin for p in placements], axis=0) if placements else np.zeros(3)
+    canvas, table = _table(rng, cam, centre, crowded=kind == "no_tiles")
+    if placements:
+        _shadows(canvas, placements, style, cam, light, rng)
+        gains = np.clip(rng.normal(1.0, 0.025, len(placements)), 0.92, 1.08)
+        ids, gloss, drawn = _draw_tiles(canvas, placements, faces, style, cam, light, gains)
+    else:
+        ids = np.zeros(canvas.shape[:2], np.int16)
+        gloss, drawn = np.zeros(canvas.shape[:2], np.uint8), {}
 
     canvas = effects.apply_light(rng, canvas, gloss, effects.white_balance(rng))
-    finger = bool(rng.random() < 0.12)
+    finger = bool(rng.random() < (0.3 if kind == "no_tiles" else 0.12))
     if finger:
         effects.finger(rng, canvas, ids)
     image = effects.camera_effects(rng, canvas)
