@@ -1,14 +1,16 @@
 """Tiles, hands and their scores under MCR and the other rule sets. Standard library only."""
 
 from .fan_table import FAN_TABLE, Fan, FanRow
-from .hand import Hand, HandError, Meld
-from .notation import parse_notation
-from .parse import parse_hand
+from .hand import Hand, HandError, Meld, Waiting
+from .notation import parse_notation, read_notation
+from .parse import parse_hand, parse_hand_or_waiting, parse_waiting
 from .score import RULESETS, Exclusion, FanScore, Score, score
+from .waits import Discard, Wait, discards, waits, winning_tiles
 
 __all__ = [
     "FAN_TABLE",
     "RULESETS",
+    "Discard",
     "Exclusion",
     "Fan",
     "FanRow",
@@ -17,7 +19,15 @@ __all__ = [
     "HandError",
     "Meld",
     "Score",
+    "Wait",
+    "Waiting",
+    "discards",
     "parse_hand",
+    "parse_hand_or_waiting",
     "parse_notation",
+    "parse_waiting",
+    "read_notation",
     "score",
+    "waits",
+    "winning_tiles",
 ]

@@ -79,3 +79,38 @@ class Hand:
             "kong_replacement": self.kong_replacement,
             "robbing_kong": self.robbing_kong,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A hand one tile short of a win: 13 tiles (a kong counting three), no winning tile yet.
+
+    It keeps only the context that holds whichever tile wins: the winds, the flowers and
+    whether the wall is at its last tile (妙手回春 self-drawn, 海底捞月 on a discard)."""
+
+    melds: tuple[Meld, ...]
+    concealed: tuple[str, ...]
+    seat_wind: str = "E"
+    prevalent_wind: str = "E"
+    flowers: tuple[str, ...] = ()
+    flower_count: int = 0
+    last_of_wall: bool = False
+
+    def won_on(self, tile: str, self_drawn: bool) -> Hand:
+        """The win on `tile`, by a self-draw or on a discard. The caller checks that a fifth
+        copy is not asked for; the other conditions of a win cannot clash here."""
+        return Hand(
+            self.melds, self.concealed, tile, self_drawn, self.seat_wind, self.prevalent_wind,
+            self.flowers, self.flower_count, last_of_wall=self.last_of_wall,
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        """Hand JSON without `winning_tile`: how DESIGN.md writes a hand waiting to win."""
+        return {
+            "melds": [m.to_json() for m in self.melds],
+            "concealed": list(self.concealed),
+            "seat_wind": self.seat_wind,
+            "prevalent_wind": self.prevalent_wind,
+            "flowers": list(self.flowers) if self.flowers else self.flower_count,
+            "last_of_wall": self.last_of_wall,
+        }

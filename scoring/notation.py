@@ -2,7 +2,8 @@
 
 Brackets hold a declared meld (`,N`: which tile of a chow was claimed, or 1 left / 2 opposite
 / 3 right for a pung or kong; four tiles without `,N` are a concealed kong); then the concealed
-tiles. The result goes through `parse_hand`, so it is checked like any Hand JSON.
+tiles. The result goes through `parse_hand` (`parse_waiting` for 13 tiles without a winning
+tile), so it is checked like any Hand JSON.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .hand import SIDES, Hand, HandError
-from .parse import parse_hand
+from .hand import SIDES, Hand, HandError, Waiting
+from .parse import WAITING_TILES, parse_hand, parse_waiting
 
 _NOTATION_TOKEN = re.compile(r"\s*(?:\[([^\]]*)\]|(\d+)([mps])|([ESWNCFP]))")
 _MELD_BODY = re.compile(r"^\s*(?:(\d+)([mps])|([ESWNCFP]+))\s*(?:,\s*(\d)\s*)?$")
@@ -114,3 +115,39 @@ def parse_notation(
         "robbing_kong": robbing_kong,
     }  # fmt: skip
     return parse_hand(data)
+
+
+def read_notation(
+    text: str,
+    *,
+    winning_tile: str | None = None,
+    self_drawn: bool = False,
+    seat_wind: str = "E",
+    prevalent_wind: str = "E",
+    flowers: int | list[str] = 0,
+    last_tile: bool = False,
+    last_of_wall: bool = False,
+    kong_replacement: bool = False,
+    robbing_kong: bool = False,
+) -> Hand | Waiting:
+    """Like `parse_notation`, but 13 tiles written (a kong counting 3) and no `winning_tile`
+    are a hand waiting to win, not a win on the last of them.
+
+    Example:
+        >>> read_notation("123456789m1234p").concealed[-1]
+        '4p'
+    """
+    melds, concealed = _read(text)
+    if winning_tile is None and len(concealed) + 3 * len(melds) == WAITING_TILES:
+        data = {
+            "melds": melds, "concealed": concealed, "self_drawn": self_drawn,
+            "seat_wind": seat_wind, "prevalent_wind": prevalent_wind, "flowers": flowers,
+            "last_tile": last_tile, "last_of_wall": last_of_wall,
+            "kong_replacement": kong_replacement, "robbing_kong": robbing_kong,
+        }  # fmt: skip
+        return parse_waiting(data)
+    return parse_notation(
+        text, winning_tile=winning_tile, self_drawn=self_drawn, seat_wind=seat_wind,
+        prevalent_wind=prevalent_wind, flowers=flowers, last_tile=last_tile,
+        last_of_wall=last_of_wall, kong_replacement=kong_replacement, robbing_kong=robbing_kong,
+    )  # fmt: skip

@@ -6,10 +6,10 @@ so a caller can show it to a person as is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .hand import SIDES, Hand, HandError, Meld, MeldKind, Side
+from .hand import SIDES, Hand, HandError, Meld, MeldKind, Side, Waiting
 from .tiles import COPIES, FLOWERS, PLAYING, SUITED, WINDS
 
 KEYS = {
@@ -17,6 +17,8 @@ KEYS = {
     "last_tile", "last_of_wall", "kong_replacement", "robbing_kong", "ruleset",
 }  # fmt: skip
 FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
+WIN_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")  # hold for one win
+WAITING_TILES = 13  # a hand one tile short of a win, a kong counting three
 MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
 MELD_KINDS: dict[str, MeldKind] = {"chow": "chow", "pung": "pung", "kong": "kong"}
 ORDER = {code: i for i, code in enumerate(PLAYING)}
@@ -147,8 +149,8 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def parse_hand(data: Mapping[str, Any]) -> Hand:
-    """Hand JSON -> Hand, checked: raises HandError(message, pointer) on the first problem."""
+def _melds_and_concealed(data: Mapping[str, Any]) -> tuple[tuple[Meld, ...], tuple[str, ...]]:
+    """The checks every hand goes through first: an object, known fields, melds, concealed."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError("a hand is a JSON object", "")
     if not KEYS.issuperset(data):
@@ -164,10 +166,11 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
         raise HandError(
             "concealed (the hand's tiles without the winning tile) is missing", "/concealed"
         )
-    concealed = _tiles(data["concealed"], "/concealed")
-    if "winning_tile" not in data:
-        raise HandError("winning_tile is missing", "/winning_tile")
-    winning = _tile(data["winning_tile"], "/winning_tile")
+    return melds, _tiles(data["concealed"], "/concealed")
+
+
+def _context(data: Mapping[str, Any]) -> tuple[dict[str, bool], dict[str, str]]:
+    """The flags of the win and the two winds, checked."""
     flags = {}
     for name in FLAGS:
         flag = data.get(name, False)
@@ -180,6 +183,16 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
         if not isinstance(wind, str) or wind not in WINDS:
             raise HandError(f"{name} is one of E S W N, not {wind!r}", f"/{name}")
         winds[name] = wind
+    return flags, winds
+
+
+def parse_hand(data: Mapping[str, Any]) -> Hand:
+    """Hand JSON -> Hand, checked: raises HandError(message, pointer) on the first problem."""
+    melds, concealed = _melds_and_concealed(data)
+    if "winning_tile" not in data:
+        raise HandError("winning_tile is missing", "/winning_tile")
+    winning = _tile(data["winning_tile"], "/winning_tile")
+    flags, winds = _context(data)
     flowers, flower_count = _flowers(data.get("flowers", []))
     hand = Hand(
         melds, concealed, winning, seat_wind=winds["seat_wind"],
@@ -188,6 +201,44 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
     check_counts(hand)
     check_flags(hand)
     return hand
+
+
+def parse_waiting(data: Mapping[str, Any]) -> Waiting:
+    """Hand JSON without a winning tile (absent or null) -> Waiting, 13 tiles with a kong
+    counting 3; raises HandError(message, pointer) on the first problem."""
+    melds, concealed = _melds_and_concealed(data)
+    if data.get("winning_tile") is not None:
+        raise HandError("a hand waiting to win has no winning_tile", "/winning_tile")
+    n = 3 * len(melds) + len(concealed)
+    if n != WAITING_TILES:
+        raise HandError(
+            "winning_tile is missing: a win names it, and a hand of 13 tiles without one (a "
+            f"kong counts 3) is read for what it waits on; this one has {n}",
+            "/winning_tile",
+        )
+    flags, winds = _context(data)
+    for name in WIN_FLAGS:
+        if flags[name]:
+            raise HandError(
+                f"{name} describes one win: a hand of 13 tiles is read for each tile it waits "
+                "on, won both on a discard and self-drawn",
+                f"/{name}",
+            )
+    flowers, flower_count = _flowers(data.get("flowers", []))
+    tiles = [*concealed, *(t for m in melds for t in m.tiles)]
+    if len(tiles) - len(set(tiles)) >= COPIES:
+        _check_copies(tiles, lambda code: "/concealed" if code in concealed else "/melds")
+    return Waiting(
+        melds, concealed, winds["seat_wind"], winds["prevalent_wind"], flowers, flower_count,
+        flags["last_of_wall"],
+    )  # fmt: skip
+
+
+def parse_hand_or_waiting(data: Mapping[str, Any]) -> Hand | Waiting:
+    """A win when `winning_tile` is given, else a hand of 13 tiles waiting to win."""
+    if isinstance(data, Mapping) and data.get("winning_tile") is None:
+        return parse_waiting(data)
+    return parse_hand(data)
 
 
 def check_counts(hand: Hand) -> None:
@@ -205,12 +256,15 @@ def check_counts(hand: Hand) -> None:
         tiles += meld.tiles
     if len(tiles) - len(set(tiles)) < COPIES:  # a fifth copy needs four repeats: the usual answer
         return
+    _check_copies(tiles, where=lambda code: _where(hand, code))
+
+
+def _check_copies(tiles: list[str], where: Callable[[str], str]) -> None:
+    """No tile more than four times; `where` names the field that holds a tile."""
     for code in set(tiles):
         copies = tiles.count(code)
         if copies > COPIES:
-            raise HandError(
-                f"{copies} copies of {code}: a set has only {COPIES}", _where(hand, code)
-            )
+            raise HandError(f"{copies} copies of {code}: a set has only {COPIES}", where(code))
 
 
 def _where(hand: Hand, code: str) -> str:

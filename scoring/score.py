@@ -5,17 +5,20 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .deal import deal_from_hand, set_text
 from .fan_table import ROWS, Fan
-from .hand import Hand, HandError
-from .parse import parse_hand
+from .hand import Hand, HandError, Waiting
+from .parse import parse_hand_or_waiting
 from .profiles import MCR_PROFILES, Profile
 from .reading import Reading, best_reading
 from .shapes import PAIR
 from .tally import Use
 from .tile_index import CODES, KNITTED_STRAIGHTS
+
+if TYPE_CHECKING:
+    from .waits import Discard, Wait
 
 RULESETS: tuple[str, ...] = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
 MINIMUM = 8  # 起和番: points needed to declare a win, flowers not counted
@@ -68,10 +71,12 @@ class Score:
     payments: dict[str, int | None] | None = None
     error: str | None = None
     pointer: str | None = field(default=None, compare=False)
+    waits: tuple[Wait, ...] | None = None  # a hand of 13 tiles: what it waits on
+    discards: tuple[Discard, ...] | None = None  # 14 tiles in no winning shape: what to let go
 
     def to_json(self) -> dict[str, Any]:
         """The Score JSON of DESIGN.md."""
-        return {
+        out = {
             "ruleset": self.ruleset,
             "valid": self.valid,
             "total": self.total,
@@ -82,6 +87,11 @@ class Score:
             "payments": self.payments,
             "error": self.error,
         }
+        if self.waits is not None:
+            out["waits"] = [w.to_json() for w in self.waits]
+        if self.discards is not None:
+            out["discards"] = [d.to_json() for d in self.discards]
+        return out
 
 
 def invalid(ruleset: str, error: str, pointer: str | None = None) -> Score:
@@ -101,8 +111,12 @@ def payments(total: int, self_drawn: bool) -> dict[str, int | None]:
     }
 
 
-def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
+def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str = "mcr") -> Score:
     """Score a hand under a rule set; an invalid hand gives `Score(valid=False, error=...)`.
+
+    A hand of 13 tiles without a winning tile is not a win either: its answer lists `waits`,
+    each tile that completes it with the win scored on a discard and self-drawn. Fourteen
+    tiles in no winning shape list the `discards` that would leave them waiting.
 
     Example:
         >>> from scoring import parse_notation, score
@@ -114,15 +128,22 @@ def score(hand: Hand | Mapping[str, object], ruleset: str = "mcr") -> Score:
             str(ruleset), f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"
         )
     try:
-        parsed = hand if isinstance(hand, Hand) else parse_hand(hand)
+        parsed = hand if isinstance(hand, Hand | Waiting) else parse_hand_or_waiting(hand)
     except HandError as exc:
         return invalid(ruleset, exc.message, exc.pointer)
     except (TypeError, ValueError, LookupError, AttributeError) as exc:  # no check foresaw it
         return invalid(ruleset, f"cannot read this hand: {type(exc).__name__}: {exc}")
+    if isinstance(parsed, Waiting):
+        from .waits import score_waiting  # waits.py scores each win through this module
+
+        return score_waiting(parsed, ruleset)
     profile = MCR_PROFILES.get(ruleset)
-    if profile is None:
-        return _score_other(parsed, ruleset)
-    return score_mcr(parsed, profile)
+    result = _score_other(parsed, ruleset) if profile is None else score_mcr(parsed, profile)
+    if not result.valid:
+        from .waits import advise
+
+        result.discards = advise(parsed, ruleset)
+    return result
 
 
 def _score_other(hand: Hand, ruleset: str) -> Score:

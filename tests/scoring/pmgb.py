@@ -96,3 +96,44 @@ def total(hand: Mapping[str, Any]) -> int:
     """PyMahjongGB's point total, flowers included."""
     result = MahjongGB.MahjongFanCalculator(**arguments(hand))
     return sum(points * count for points, count, _zh, _en in result)
+
+
+OUR_CODE = {
+    **{pmgb: ours for ours, pmgb in HONOR_CODE.items()},
+    **{f"{letter}{r}": f"{r}{suit}" for suit, letter in SUIT_LETTER.items() for r in range(1, 10)},
+}
+
+
+def waits(hand: Mapping[str, Any]) -> tuple[int, frozenset[str]]:
+    """PyMahjongGB's shanten of a 13-tile hand (Hand JSON without a winning tile) and, when it
+    is 0, the tiles that complete it: the useful tiles of each shape function at shanten 0.
+
+    The shape functions see only the concealed tiles: four sets and a pair always, a knitted
+    straight with at most one meld, the fully concealed shapes with none. They list a tile
+    even when all four copies are in the hand already."""
+    standing = tuple(tile(t) for t in hand["concealed"])
+    melds = len(hand.get("melds", []))
+    shapes = [MahjongGB.RegularShanten]
+    if melds <= 1:
+        shapes.append(MahjongGB.KnittedStraightShanten)
+    if melds == 0:
+        shapes += [
+            MahjongGB.SevenPairsShanten,
+            MahjongGB.ThirteenOrphansShanten,
+            MahjongGB.HonorsAndKnittedTilesShanten,
+        ]
+    found = [shape(standing) for shape in shapes]
+    shanten = min(s for s, _ in found)
+    useful = {OUR_CODE[t] for s, tiles in found if s == 0 for t in tiles}
+    return shanten, frozenset(useful)
+
+
+def packs(hand: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    """The hand's melds as PyMahjongGB's packs."""
+    return tuple(_pack(m) for m in hand.get("melds", []))
+
+
+def shanten(hand: Mapping[str, Any]) -> int:
+    """`MahjongGB.MahjongShanten` of a 13-tile hand, melds included."""
+    standing = tuple(tile(t) for t in hand["concealed"])
+    return int(MahjongGB.MahjongShanten(pack=packs(hand), hand=standing))
