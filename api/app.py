@@ -63,7 +63,7 @@ class Scoring:
         try:
             import scoring
 
-            for name in ("score", "parse_hand", "HandError", "FAN_TABLE", "RULESETS"):
+            for name in ("score", "parse_hand_or_waiting", "HandError", "FAN_TABLE", "RULESETS"):
                 getattr(scoring, name)
         except (ImportError, AttributeError) as exc:
             return cls(None, f"scoring is not available in this build: {exc}")
@@ -193,7 +193,8 @@ def _scoring_routes(app: FastAPI, scoring: Scoring, limits: Limits) -> None:
         request: Request,
         ruleset: str = Query("mcr", description="mcr, mcr-mil, sichuan, shanghai or beijing"),
     ) -> Response:
-        """Score a Hand JSON. A hand that is not a win answers 200 with `valid: false`."""
+        """Score a Hand JSON. A hand that is not a win answers 200 with `valid: false`; one of
+        13 tiles without `winning_tile` lists its `waits`, each win scored both ways."""
         module = scoring.require()
         chosen = parse_ruleset(ruleset, scoring.rulesets)
         hand = _parse_hand(module, await read_json(request, limits))
@@ -202,12 +203,13 @@ def _scoring_routes(app: FastAPI, scoring: Scoring, limits: Limits) -> None:
 
 
 def _parse_hand(module: ModuleType, data: Any) -> Any:
-    """Hand JSON to scoring's Hand, or a 422 problem with a pointer to the bad field."""
+    """Hand JSON to scoring's Hand (a Waiting hand without `winning_tile`), or a 422 problem
+    with a pointer to the bad field."""
     if not isinstance(data, dict):
         kind = _json_type(data)
         raise Problem(INVALID_HAND, f"the body must be a Hand JSON object, not {kind}", pointer="")
     try:
-        return module.parse_hand(data)
+        return module.parse_hand_or_waiting(data)
     except module.HandError as exc:
         raise Problem(INVALID_HAND, str(exc), pointer=getattr(exc, "pointer", "") or "") from None
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:

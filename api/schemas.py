@@ -1,6 +1,6 @@
 """JSON Schemas of DESIGN.md's Hand and Score, for the OpenAPI page at /docs only.
 
-Requests are validated by `scoring.parse_hand` (one source of truth for what a hand is);
+Requests are validated by `scoring.parse_hand_or_waiting` (one source of truth for what a hand is);
 these schemas document the contract and never reject anything themselves.
 """
 
@@ -16,7 +16,7 @@ _FLAG = {"type": "boolean", "default": False}
 HAND_SCHEMA: dict[str, Any] = {
     "type": "object",
     "title": "Hand",
-    "required": ["concealed", "winning_tile"],
+    "required": ["concealed"],
     "properties": {
         "melds": {
             "type": "array",
@@ -33,7 +33,12 @@ HAND_SCHEMA: dict[str, Any] = {
             },
         },
         "concealed": {"type": "array", "items": _TILE, "description": "without the winning tile"},
-        "winning_tile": _TILE,
+        "winning_tile": {
+            **_TILE,
+            "type": ["string", "null"],
+            "description": "absent or null with 13 tiles (a kong counts 3): the answer lists "
+            "the hand's waits instead of scoring a win",
+        },
         "self_drawn": _FLAG,
         "seat_wind": {"enum": ["E", "S", "W", "N"], "default": "E"},
         "prevalent_wind": {"enum": ["E", "S", "W", "N"], "default": "E"},
@@ -75,6 +80,33 @@ SCORE_SCHEMA: dict[str, Any] = {
         "flower_points": {"type": "integer"},
         "payments": {"type": "object"},
         "error": {"type": ["string", "null"]},
+        "waits": {
+            "type": "array",
+            "description": "13 tiles without a winning tile: each tile that completes the "
+            "hand, the copies not in it, and the win scored on a discard and self-drawn",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "tile": {"type": "string"},
+                    "unseen": {"type": "integer"},
+                    "discard": {"type": "object", "description": "a Score"},
+                    "self_drawn": {"type": "object", "description": "a Score"},
+                },
+            },
+        },
+        "discards": {
+            "type": "array",
+            "description": "14 tiles in no winning shape: each tile whose discard leaves the "
+            "hand waiting, with those waits",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "tile": {"type": "string"},
+                    "unseen": {"type": "integer"},
+                    "waits": {"type": "array", "items": {"type": "object"}},
+                },
+            },
+        },
     },
 }
 

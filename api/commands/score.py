@@ -1,8 +1,10 @@
 """`mjlens score`: score a hand given in the compact notation, or stream Hand JSON lines.
 
-`mjlens score "[567m,2][999s,3][SSSS]123pCC" --seat S` prints a table for a person;
-`mjlens score --jsonl` reads one Hand JSON per line on stdin and writes one Score JSON per
-line on stdout, an invalid line answered in place with `valid: false`.
+`mjlens score "[567m,2][999s,3][SSSS]123pCC" --seat S` prints a table for a person; 13 tiles
+and no `--win` print what the hand waits on and what each win would score, and 14 tiles that
+form no winning shape the discards that would leave them waiting. `mjlens score --jsonl`
+reads one Hand JSON per line on stdin and writes one Score JSON per line on stdout, an
+invalid line answered in place with `valid: false`.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import sys
 from typing import Any, TextIO
 
 from api.cli import CliError
-from scoring import RULESETS, HandError, Score, parse_notation, score
+from scoring import RULESETS, HandError, Score, read_notation, score
 from scoring.fan_table import ROWS
+from scoring.score import MINIMUM
 from scoring.tiles import WINDS
+from scoring.waits import Discard, Wait
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ruleset", default="mcr", choices=RULESETS, help="rule set (default mcr)")
     parser.add_argument(
-        "--win", metavar="TILE", help="the winning tile (default: the last tile written)"
+        "--win",
+        metavar="TILE",
+        help="the winning tile (default: the last tile written; 13 tiles without it: the waits)",
     )
     parser.add_argument(
         "--self-drawn", action="store_true", help="won on a tile from the wall (自摸)"
@@ -73,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.notation:
         raise CliError('give a hand, e.g. mjlens score "[567m,2][999s,3][SSSS]123pCC", or --jsonl')
     try:
-        hand = parse_notation(
+        hand = read_notation(
             args.notation,
             winning_tile=args.win,
             self_drawn=args.self_drawn,
@@ -92,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(render(result))
-    return 0 if result.valid else 1
+    return 0 if result.valid or result.waits is not None else 1
 
 
 def stream(source: TextIO, sink: TextIO, ruleset: str) -> int:
@@ -118,9 +124,15 @@ def _score_line(line: str, ruleset: str) -> dict[str, Any]:
 
 
 def render(result: Score) -> str:
-    """A table for a person: each fan with its points and sets, then the total and payments."""
+    """A table for a person: each fan with its points and sets, then the total and payments;
+    for 13 tiles the waits, for 14 in no winning shape the discards that leave a wait."""
+    if result.waits is not None:
+        return render_waits(result.waits, result.ruleset, result.error)
     if not result.valid:
-        return f"invalid hand: {result.error}"
+        lines = [f"invalid hand: {result.error}"]
+        if result.discards:
+            lines.append(render_discards(result.discards))
+        return "\n".join(lines)
     lines = []
     for fan in result.fans:
         times = f" x{fan.count}" if fan.count > 1 else ""
@@ -147,3 +159,58 @@ def render(result: Score) -> str:
             f"      not counted: {ROWS[ex.id].name_en}{times} (because of {by}; {ex.rule})"
         )
     return "\n".join(lines)
+
+
+UNDER = "*"  # marks a win under the minimum in the tables below
+
+
+def _points(result: Score) -> str:
+    if not result.valid:
+        return "-"
+    return f"{result.total}{'' if result.meets_minimum else UNDER}"
+
+
+def _fan_names(result: Score) -> str:
+    return ", ".join(f.name_en + (f" x{f.count}" if f.count > 1 else "") for f in result.fans)
+
+
+def _footnote(waits: tuple[Wait, ...]) -> list[str]:
+    wins = [s for w in waits for s in (w.discard, w.self_drawn) if s.valid]
+    if all(s.meets_minimum for s in wins):
+        return []
+    return [f"  {UNDER} under the {MINIMUM}-point minimum (flowers not counted): not a legal win"]
+
+
+def render_waits(waits: tuple[Wait, ...], ruleset: str, why: str | None = None) -> str:
+    """Each tile the hand waits on: copies unseen, points won on a discard and self-drawn
+    (- where the rule set refuses that win), and the fans of the win on a discard; with no
+    waits, `why`."""
+    if not waits:
+        return why or "not waiting"
+    unseen = sum(w.unseen for w in waits)
+    lines = [
+        f"waits on {len(waits)} tile{'s' if len(waits) > 1 else ''} ({ruleset}), "
+        f"{unseen} cop{'ies' if unseen != 1 else 'y'} unseen",
+        "  tile  unseen  discard  self-drawn  fans (on a discard)",
+    ]
+    for w in waits:
+        fans = _fan_names(w.discard if w.discard.valid else w.self_drawn)
+        lines.append(
+            f"  {w.tile:>4}  {w.unseen:>6}  {_points(w.discard):>7}  {_points(w.self_drawn):>10}"
+            f"  {fans}"
+        )
+    return "\n".join(lines + _footnote(waits))
+
+
+def render_discards(discards: tuple[Discard, ...]) -> str:
+    """One line per discard that leaves the hand waiting: each wait with its copies unseen
+    and its points on a discard / self-drawn."""
+    lines = ["discards that leave the hand waiting (each wait: copies unseen, points on a "
+             "discard / self-drawn):"]  # fmt: skip
+    for d in discards:
+        each = "  ".join(
+            f"{w.tile} ({w.unseen} unseen, {_points(w.discard)} / {_points(w.self_drawn)})"
+            for w in d.waits
+        )
+        lines.append(f"  discard {d.tile}: {each}")
+    return "\n".join(lines + _footnote(tuple(w for d in discards for w in d.waits)))

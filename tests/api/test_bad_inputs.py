@@ -327,7 +327,7 @@ def score_cases() -> list[Case]:
         "melds/0/claimed_from": ["up", 3],
         "concealed": ["1m2m3m", None, 5, [1, 2, 3], {"a": 1}],
         "concealed/0": ["10m", "0m", "m1", "🀇", " 1m", "1M"],
-        "winning_tile": [5, None, "", "1h", ["5p"], "back"],
+        "winning_tile": [5, "", "1h", ["5p"], "back"],
         "self_drawn": ["yes", 1, None, [], "true"],
         "seat_wind": ["X", 0, None, "east", ["E"]],
         "prevalent_wind": ["Q", 1.5],
@@ -340,8 +340,31 @@ def score_cases() -> list[Case]:
     for path, values in wrong.items():
         for value in values:
             cases.append(_score(f"{path}={value!r}", 422, _with(path, value)))
-    for path in ("concealed", "winning_tile", "melds/0/tiles", "melds/0/type"):
+    for path in ("concealed", "melds/0/tiles", "melds/0/type"):
         cases.append(_score(f"missing {path}", 422, _with(path, ...)))
+    # Without a winning tile 13 tiles are a hand waiting to win (200, its waits); any other
+    # count, or a flag that describes one win, is refused.
+    fourteen = [*VALID_HAND["concealed"], "9p"]
+    cases.append(
+        _score(
+            "missing winning_tile, 14 tiles",
+            422,
+            {**_with("winning_tile", ...), "concealed": fourteen},
+        )
+    )
+    cases.append(
+        _score(
+            "winning_tile=None, 14 tiles",
+            422,
+            {**_with("winning_tile", None), "concealed": fourteen},
+        )
+    )
+    for flag in ("self_drawn", "last_tile", "kong_replacement", "robbing_kong"):
+        cases.append(
+            _score(f"waiting with {flag}", 422, {**_with("winning_tile", ...), flag: True})
+        )
+    five = {**_with("winning_tile", ...), "concealed": ["5p"] * 5 + ["1m", "2m"]}
+    cases.append(_score("waiting with five of a tile", 422, five))
     cases.append(
         _score("too many tiles", 422, _with("concealed", [*VALID_HAND["concealed"], "9p"]))
     )

@@ -78,6 +78,33 @@ def test_not_a_win_is_200_with_valid_false(client: TestClient) -> None:
     hand = {**HAND, "concealed": ["1m", "2m", "4m", "7p", "8p", "9p", "5p"]}
     body = client.post("/v1/score", json=hand).json()
     assert body["valid"] is False and "winning" in body["error"]
+    # 124m 789p 55p beside two melds: letting 1m or 4m go leaves a wait on 3m
+    assert [(d["tile"], [w["tile"] for w in d["waits"]]) for d in body["discards"]] == [
+        ("1m", ["3m"]),
+        ("4m", ["3m"]),
+    ]
+
+
+def test_score_13_tiles_answers_waits(client: TestClient) -> None:
+    hand = {k: v for k, v in HAND.items() if k != "winning_tile"}
+    body = client.post("/v1/score", json=hand).json()
+    assert body["valid"] is False and "waiting on" in body["error"]
+    assert [w["tile"] for w in body["waits"]] == ["5p"]
+    (wait,) = body["waits"]
+    assert wait["unseen"] == 3 and wait["discard"]["valid"] and wait["self_drawn"]["valid"]
+    assert wait["self_drawn"]["total"] > wait["discard"]["total"]
+    assert client.post("/v1/score", json={**hand, "winning_tile": None}).json() == body
+    other = client.post("/v1/score", params={"ruleset": "shanghai"}, json=hand).json()
+    assert other["ruleset"] == "shanghai" and other["waits"][0]["discard"]["ruleset"] == "shanghai"
+    refused = client.post("/v1/score", params={"ruleset": "beijing"}, json=hand).json()
+    assert refused["waits"] == [] and "Beijing uses no flowers" in refused["error"]
+
+
+def test_score_13_tiles_with_a_flag_of_one_win_is_422(client: TestClient) -> None:
+    hand = {k: v for k, v in HAND.items() if k != "winning_tile"}
+    response = client.post("/v1/score", json={**hand, "self_drawn": True})
+    assert response.status_code == 422 and response.headers["content-type"] == PROBLEM
+    assert response.json()["pointer"] == "/self_drawn"
 
 
 def test_recognize_sample(client: TestClient) -> None:

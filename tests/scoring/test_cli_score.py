@@ -86,3 +86,66 @@ def test_jsonl_through_the_command_line() -> None:
     first, second = (json.loads(line) for line in done.stdout.splitlines())
     assert first["valid"] and first["ruleset"] == "mcr-mil" and first["total"] == 22
     assert not second["valid"] and "JSON object" in second["error"]
+
+
+def test_waits_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "123456789m1234p", "--seat", "S"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "waits on 2 tiles (mcr), 6 copies unseen"
+    assert out[2].split()[:4] == ["1p", "3", "21", "23"] and "Pure Straight" in out[2]
+    assert out[3].split()[:4] == ["4p", "3", "22", "24"]
+
+
+def test_waits_table_marks_wins_under_the_minimum(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "[123m,1][567p,1]789s23p55s"]) == 0
+    out = capsys.readouterr().out
+    assert "   1p       4       3*          4*" in out and "under the 8-point minimum" in out
+
+
+def test_waits_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "19m19p19sESWNCFP", "--json", "--ruleset", "mcr-mil"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert not result["valid"] and result["ruleset"] == "mcr-mil"
+    assert len(result["waits"]) == 13
+    first = result["waits"][0]
+    assert first["tile"] == "1m" and first["unseen"] == 3
+    assert first["discard"]["total"] == 88 and first["self_drawn"]["total"] == 89
+
+
+def test_not_waiting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "159m26p37s48sESWC"]) == 0
+    assert capsys.readouterr().out == "not a win yet, and no tile completes these 13 tiles\n"
+    assert main(["score", "123m456p789s1234p", "--ruleset", "sichuan"]) == 0
+    assert "sichuan takes no win on 1p 4p 7p: " in capsys.readouterr().out
+
+
+def test_thirteen_tiles_and_a_winning_tile_is_a_win(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "123456789m1234p", "--win", "1p", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["valid"] and result["total"] == 21 and "waits" not in result
+
+
+def test_a_flag_of_one_win_with_13_tiles_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "123456789m1234p", "--self-drawn"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mjlens: error: invalid hand: self_drawn describes one win")
+    assert err.count("\n") == 1
+
+
+def test_fourteen_tiles_in_no_shape_list_discards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "123456789m1235p9s"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("invalid hand: not a winning hand")
+    assert out[2:] == [
+        "  discard 5p: 9s (3 unseen, 22 / 24)",
+        "  discard 9s: 5p (3 unseen, 23 / 25)",
+    ]
+
+
+def test_jsonl_answers_a_waiting_hand() -> None:
+    waiting = {"concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p"]}
+    waiting["concealed"] += ["3p", "4p"]
+    out = io.StringIO()
+    stream(io.StringIO(json.dumps(waiting) + "\n"), out, "mcr")
+    answer = json.loads(out.getvalue())
+    assert [w["tile"] for w in answer["waits"]] == ["1p", "4p"]
