@@ -35,6 +35,7 @@ test: lint typecheck pytest
 
 bench: install
 	$(PY) benchmarks/scoring.py
+	$(PY) benchmarks/waits.py
 	$(PY) benchmarks/synth.py --n 60
 
 # The vision figures of the model cards: needs a held-out synthetic set (see models/detector.md)
