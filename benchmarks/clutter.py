@@ -1,0 +1,114 @@
+"""False tiles on tables with no tiles: keyboards, keypads, dominoes, cards, chips, phones.
+
+    python -m benchmarks.clutter --n 300 --seed 9301 --data .cache/clutter_9301 \
+        [--peer-python /tmp/peer/bin/python] [--out clutter.json]
+
+Renders `--n` photos of the scene engine's `no_tiles` kind (a seed training never used) into
+`--data` unless they are there, reads each with the shipped pipeline as `mjlens recognize`
+does, and counts what comes back as a tile: per photo, the tiles of the recognition JSON and
+the detections behind them; per kind of thing on the table, the photos that showed one. The
+peer `mahjong-detector` reads the same photos in the same run when `--peer-python` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from benchmarks.vision import run_peer
+
+SIZE = 1280  # long side of the rendered photos: tiles-free tables at phone-photo detail
+
+
+def render(data: Path, n: int, seed: int) -> None:
+    from datasets import synth
+
+    if (data / "annotations.coco.json").is_file():
+        coco = json.loads((data / "annotations.coco.json").read_text(encoding="utf-8"))
+        if len(coco["images"]) >= n:
+            return
+    synth.generate(n, str(data), seed, ("procedural",), ("no_tiles",), SIZE, 1, 0, None)
+
+
+def photos(data: Path, n: int) -> list[Path]:
+    coco = json.loads((data / "annotations.coco.json").read_text(encoding="utf-8"))
+    if any(a for a in coco["annotations"]):
+        raise SystemExit(f"{data}: has labelled tiles; this benchmark reads tile-free tables")
+    return [data / img["file_name"] for img in coco["images"][:n]]
+
+
+def measure(paths: list[Path], detector: Path | None = None) -> dict[str, Any]:
+    from vision.pipeline import Recognizer
+
+    recognizer = Recognizer(detector_path=detector)
+    tiles, detections, worst = [], [], []
+    for path in paths:
+        result = recognizer.recognize(path)
+        found = len(result.to_json()["tiles"])
+        tiles.append(found)
+        detections.append(len(result.tiles))
+        if found:
+            worst.append((found, path.name))
+    worst.sort(reverse=True)
+    return {
+        "photos": len(paths),
+        "false_tiles_per_photo": sum(tiles) / len(paths),
+        "photos_with_a_false_tile": sum(1 for t in tiles if t) / len(paths),
+        "detections_per_photo": sum(detections) / len(paths),
+        "median_false_tiles": statistics.median(tiles),
+        "worst": worst[:10],
+    }
+
+
+def peer(python: str, paths: list[Path]) -> dict[str, Any] | None:
+    found = run_peer(python, [str(p) for p in paths])
+    if found is None:
+        return None
+    counts = [len(item["tiles"]) for item in found]
+    return {
+        "photos": len(counts),
+        "false_tiles_per_photo": sum(counts) / max(len(counts), 1),
+        "photos_with_a_false_tile": sum(1 for c in counts if c) / max(len(counts), 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=300, help="photos (default 300)")
+    p.add_argument("--seed", type=int, default=9301, help="render seed (default 9301)")
+    p.add_argument("--data", type=Path, default=Path(".cache/clutter_9301"))
+    p.add_argument("--detector", type=Path, help="detector ONNX (default: the shipped one)")
+    p.add_argument("--peer-python", help="python of a venv with mahjong-detector installed")
+    p.add_argument("--out", type=Path, help="write the figures as JSON here")
+    args = p.parse_args(argv)
+    render(args.data, args.n, args.seed)
+    paths = photos(args.data, args.n)
+    report: dict[str, Any] = {"ours": measure(paths, args.detector)}
+    if args.peer_python:
+        report["peer"] = peer(args.peer_python, paths)
+    ours = report["ours"]
+    print(
+        f"ours: {ours['false_tiles_per_photo']:.3f} false tiles per photo, "
+        f"{100 * ours['photos_with_a_false_tile']:.1f} % of {ours['photos']} photos with any "
+        f"({ours['detections_per_photo']:.3f} detections per photo)"
+    )
+    if report.get("peer"):
+        theirs = report["peer"]
+        ratio = ours["false_tiles_per_photo"] / max(theirs["false_tiles_per_photo"], 1e-9)
+        print(
+            f"peer: {theirs['false_tiles_per_photo']:.3f} false tiles per photo, "
+            f"{100 * theirs['photos_with_a_false_tile']:.1f} % with any; ours / peer = {ratio:.2f}"
+        )
+    for count, name in ours["worst"]:
+        print(f"  {name}: {count}")
+    if args.out:
+        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
