@@ -34,6 +34,7 @@ SCENE_KEYS = (
     "kind",
     "source",
     "design",
+    "set_seed",
     "table",
     "finger",
     "hand_visible",
@@ -282,6 +283,27 @@ def _hand_caption(hand: dict[str, Any]) -> str:
     return f"{melds} {''.join(hand['concealed'])} +{hand['winning_tile']}"
 
 
+# Sources that draw their faces from the set's seed (shapes, fonts, inks): every seed is a
+# design of its own. The others draw fixed art, one design per theme.
+SEEDED_SOURCES = frozenset({"procedural", "unicode"})
+
+
+def designs(coco: dict[str, Any]) -> int:
+    """How many distinct tile-set designs the photos show (photos without tiles show none)."""
+    seen = set()
+    shown = {a["image_id"] for a in coco["annotations"]}
+    for img in coco["images"]:
+        scene = img.get("scene", {})
+        if img["id"] not in shown or "source" not in scene:
+            continue
+        seeded = scene["source"] in SEEDED_SOURCES
+        seen.add((scene.get("design"), scene.get("set_seed") if seeded else None))
+    return len(seen)
+
+
 def describe(coco: dict[str, Any]) -> str:
     kinds = json.dumps(coco.get("info", {}).get("kinds"))
-    return f"{len(coco['images'])} images, {len(coco['annotations'])} tiles, kinds {kinds}"
+    return (
+        f"{len(coco['images'])} images, {len(coco['annotations'])} tiles, "
+        f"{designs(coco)} set designs, kinds {kinds}"
+    )

@@ -299,7 +299,8 @@ def render_scene(
     source = str(rng.choice(usable))
     style = TileStyle.random(rng)
     style_seed = int(rng.integers(2**31))
-    faces = FaceSet(source, style_seed if face_seed is None else face_seed, style.ivory_bgr)
+    set_seed = style_seed if face_seed is None else face_seed
+    faces = FaceSet(source, set_seed, style.ivory_bgr)
     if faces.dark_paper is not None:  # a black-faced set: its bodies are dark too
         style = replace(style, ivory_bgr=faces.dark_paper)
     codes = source_codes(source)
@@ -330,6 +331,7 @@ def render_scene(
         "kind": kind,
         "source": source,
         "design": faces.design,
+        "set_seed": set_seed,
         "table": table,
         "finger": finger,
         # Every tile of the hand has a label: the photo shows the whole win (close-ups may not).

@@ -122,3 +122,30 @@ def test_bad_kind_entries_are_refused(entry) -> None:
 def test_weights_steer_the_mix() -> None:
     picks = [pick_kind(image_rng(0, i), ["declared_win:9", "pile:1"]) for i in range(400)]
     assert 0.8 < picks.count("declared_win") / len(picks) < 0.97
+
+
+def test_designs_counts_each_seeded_set_once_and_fixed_art_by_theme() -> None:
+    from datasets.synth import designs
+
+    def img(i, source, design, seed):
+        return {"id": i, "scene": {"source": source, "design": design, "set_seed": seed}}
+
+    coco = {
+        "images": [
+            img(1, "procedural", "procedural", 10),
+            img(2, "procedural", "procedural", 11),
+            img(3, "procedural", "procedural", 10),  # the same set again
+            img(4, "kde", "kde/classic", 12),
+            img(5, "kde", "kde/classic", 13),  # fixed art: one theme, one design
+            img(6, "procedural", "procedural", 14),  # a table with no tiles: no design shown
+        ],
+        "annotations": [{"image_id": i} for i in (1, 2, 3, 4, 5)],
+    }
+    assert designs(coco) == 3
+
+
+def test_every_photo_draws_a_new_set_unless_a_set_seed_is_fixed(tmp_path) -> None:
+    from datasets.synth import designs
+
+    coco = generate(4, tmp_path / "a", seed=3, size=200, kinds=("pile",))
+    assert designs(coco) == 4
