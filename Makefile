@@ -38,7 +38,7 @@ bench: install
 	$(PY) benchmarks/waits.py
 	$(PY) benchmarks/synth.py --n 60
 
-# The vision figures of the model cards: needs a held-out synthetic set (see models/detector.md)
+# The vision figures of the model cards: needs a held-out synthetic set (see vision/weights/detector.md)
 # and the real crops, which are validation only and never enter the repo.
 CAMERASH ?= ../shared/data/camerash-crops
 VAL ?= runs/val_kde

@@ -26,9 +26,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.recognize import models_read
-from benchmarks.vision import match_faces
 from scoring.tiles import CLASSES, FLOWERS, SEASONS
 from vision.looks import alike
+from vision.match import match_faces
 from vision.pipeline import Recognizer
 
 FLOWER_SET = set(FLOWERS)

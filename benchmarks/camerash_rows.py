@@ -22,10 +22,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.vision import codes_of, match_faces, photo_of
-from models.camerash import read_camerash
+from benchmarks.vision import codes_of, photo_of
+from datasets.faces.camerash import read_camerash
 from vision.classify import Classifier
 from vision.detect import Detector
+from vision.match import match_faces
 
 TABLES = [(40, 110, 40), (35, 80, 140), (60, 60, 60), (140, 160, 175), (30, 40, 110)]  # BGR
 

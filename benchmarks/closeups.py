@@ -22,10 +22,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.vision import _faces, match_faces, photo_of, read_synth
+from benchmarks.vision import _faces, photo_of, read_synth
 from scoring.tiles import CLASSES
 from vision.classify import Classifier
 from vision.detect import Detector
+from vision.match import match_faces
 
 HAND = ("concealed", "meld")
 MARGIN = 0.12

@@ -21,10 +21,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.vision import match_faces
 from vision.detect import Detector, restore_collapsed
 from vision.geometry import canonical_order
 from vision.load import load_photo
+from vision.match import match_faces
 from vision.refine import Refiner
 
 

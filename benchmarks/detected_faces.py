@@ -21,11 +21,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.vision import match_faces
 from scoring.tiles import CLASSES
 from vision.classify import Classifier, rectify, widen
 from vision.detect import Detector
 from vision.load import load_photo
+from vision.match import match_faces
 
 
 def main() -> None:

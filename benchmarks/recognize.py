@@ -373,7 +373,7 @@ def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) ->
     kind of tile (face-down / flower / suit, and its role), how many were missed and how many
     misnamed after the rules, and how many flowers were named as the flower or season of the
     same number (1h for 5h)."""
-    from benchmarks.vision import match_faces
+    from vision.match import match_faces
 
     found: dict[int, int] = {}
     if anns and len(result.tiles):

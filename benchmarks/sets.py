@@ -124,7 +124,7 @@ def _taught_photos(folder: Path, n: int, wins: int) -> list[Path]:
 
 def _matched(tiles: Tiles, anns: list[Json]) -> tuple[list[int], list[int]]:
     """Detections matched to labelled tiles, and the labelled tiles' class indices."""
-    from benchmarks.vision import match_faces
+    from vision.match import match_faces
 
     if not anns or not len(tiles):
         return [], []
@@ -311,7 +311,7 @@ def _figures(rows: list[Json], probs: list[FloatArray], truth: list[int]) -> Jso
 
 def camerash(args: argparse.Namespace) -> Json:
     """Top-1 on the camerash crops not taught, with k crops per face taught (by seed)."""
-    from models.camerash import read_camerash
+    from datasets.faces.camerash import read_camerash
     from vision.classify import Classifier
     from vision.looks import crop_looks
 

@@ -18,8 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.tile_augment import augment
 from scoring.tiles import CLASSES, FLOWERS
+from training.tile_augment import augment
 from vision.classify import Classifier
 
 RASTERS = Path(__file__).resolve().parents[1] / ".cache" / "art" / "raster"

@@ -32,12 +32,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from models.camerash import read_camerash
+from datasets.faces.camerash import read_camerash
 from scoring.tiles import BACK, CLASSES, FACES, FLOWERS, PLAYING
 from vision.classify import Classifier
 from vision.detect import Detector
 from vision.load import Photo, load_photo
-from vision.nms import box_iou
+from vision.match import match, match_faces
 from vision.types import Tiles
 
 SUIT_GROUPS = {
@@ -81,37 +81,6 @@ def read_synth(root: Path) -> list[tuple[Path, list[dict[str, Any]]]]:
     for ann in coco["annotations"]:
         by_image[ann["image_id"]].append(ann)
     return [(root / img["file_name"], by_image[img["id"]]) for img in coco["images"]]
-
-
-def match(pred: np.ndarray, truth: np.ndarray, threshold: float = 0.5) -> list[tuple[int, int]]:
-    """Greedy one-to-one matching of xyxy boxes by IoU, best pairs first."""
-    if len(pred) == 0 or len(truth) == 0:
-        return []
-    iou = np.stack([box_iou(p, truth) for p in pred.astype(np.float32)])
-    pairs = []
-    while True:
-        i, j = np.unravel_index(int(np.argmax(iou)), iou.shape)
-        if iou[i, j] < threshold:
-            return pairs
-        pairs.append((int(i), int(j)))
-        iou[i, :] = -1
-        iou[:, j] = -1
-
-
-def match_faces(
-    centres: np.ndarray, confidence: np.ndarray, quads: np.ndarray
-) -> list[tuple[int, int]]:
-    """One-to-one pairs (detection, tile) where the detection's centre lies on the tile's
-    labelled face quad; more confident detections choose first."""
-    pairs, taken = [], set()
-    for i in np.argsort(-confidence):
-        point = (float(centres[i][0]), float(centres[i][1]))
-        for j, quad in enumerate(quads):
-            if j not in taken and cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0:
-                pairs.append((int(i), j))
-                taken.add(j)
-                break
-    return pairs
 
 
 def _faces(anns: list[dict[str, Any]]) -> np.ndarray:

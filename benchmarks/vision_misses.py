@@ -20,10 +20,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.vision import _faces, _truth, match, match_faces, photo_of, read_synth
+from benchmarks.vision import _faces, _truth, photo_of, read_synth
 from scoring.tiles import CLASSES
 from vision.classify import Classifier, rectify, widen
 from vision.detect import Detector
+from vision.match import match, match_faces
 
 
 def keys_of(ann: dict, quad: np.ndarray) -> list[str]:

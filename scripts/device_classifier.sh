@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Train a classifier run on a lent GPU machine from what models/device_pack.py put in .gpu/
+# Train a classifier run on a lent GPU machine from what training/device_pack.py put in .gpu/
 # (carry .gpu). The checkpoint, log and ONNX come back under $OUT/run; calibrate, join and
-# evaluate here, on the CPU, as models/classifier.md says.
+# evaluate here, on the CPU, as vision/weights/classifier.md says.
 #   MINUTES=7 SEED=23 LR=1.2e-3 FLOWER_SHARE=0.4 FRESH_SHARE=0.3 bash scripts/device_classifier.sh
 # SOURCES, FIXED_PER_CODE and WARP_SHARE default to this recipe: the pixel source, fixed art
 # weighted 10, a third of it redrawn by art_warp.
@@ -15,7 +15,7 @@ nproc
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv,noheader
 fi
-python3 -m models.train_classifier --device "${DEVICE:-cuda}" --workers "${WORKERS:-14}" \
+python3 -m training.train_classifier --device "${DEVICE:-cuda}" --workers "${WORKERS:-14}" \
     --threads 2 --minutes "${MINUTES:-7}" --resume .gpu/resume.pt --lr "${LR:-1.2e-3}" \
     --batch 256 --sources ${SOURCES:-procedural unicode fluffystuff pixel} --holdout "" \
     --fixed-per-code "${FIXED_PER_CODE:-10}" --warp-share "${WARP_SHARE:-0.3}" \

@@ -1,24 +1,11 @@
-"""The vision benchmark's matching: box IoU pairs and face-centre pairs, one to one."""
+"""The vision benchmark's helpers: crops padded for the peer, themes' faces."""
 
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from benchmarks.vision import PEER_TABLE, match, match_faces, pad_for_peer
-
-
-def test_match_pairs_boxes_one_to_one() -> None:
-    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], np.float32)
-    pred = np.array([[21, 0, 31, 10], [1, 0, 11, 10], [0, 0, 10, 10]], np.float32)
-    assert sorted(match(pred, truth)) == [(0, 1), (2, 0)]
-
-
-def test_match_faces_takes_the_most_confident_detection_on_each_face() -> None:
-    faces = np.array([[[0, 0], [10, 0], [10, 14], [0, 14]], [[20, 0], [30, 0], [30, 14], [20, 14]]])
-    centres = np.array([[5, 7], [4, 6], [50, 50], [25, 3]], np.float32)
-    confidence = np.array([0.5, 0.9, 0.99, 0.4], np.float32)
-    assert sorted(match_faces(centres, confidence, faces.astype(np.float32))) == [(1, 0), (3, 1)]
+from benchmarks.vision import PEER_TABLE, pad_for_peer
 
 
 def test_pad_for_peer_centres_each_crop_on_a_table_three_times_its_size(tmp_path: Path) -> None:

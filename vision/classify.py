@@ -28,17 +28,17 @@ from vision.flowers import READER_H, READER_W, FlowerReader, candidates, join
 from vision.geometry import face_sides
 from vision.load import Photo
 from vision.looks import describe
+from vision.registry import require
 from vision.sideways import sideways_flags
 from vision.types import FloatArray, Tiles
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"
 INPUT_H, INPUT_W = 80, 64
 AREA_SHRINK = 1.25  # faces more than this many times the crop are area-shrunk before the warp
 # The detector's face quads are read this much larger about their centres: where a quad
 # falls short of the face, a row of dots or the numeral is cut off (6p read as 4p), while
 # the classifier was trained on crops 0.92-1.2 times the face. Chosen on half the photos of
 # `.cache/bench_real` (1.1 and 1.15 alike) and a fifth of `.cache/bench_kde4` (1.1 best);
-# on all of them (`python benchmarks/detected_faces.py --data ...`) see models/detector.md.
+# on all of them (`python benchmarks/detected_faces.py --data ...`) see vision/weights/detector.md.
 FACE_MARGIN = 1.1
 # A face read under this sure is read again through a tighter and a looser quad and the
 # three readings averaged: a misplaced quad cuts a face's numeral or a row of its dots one
@@ -60,7 +60,7 @@ QUARTER_LOOK_WIDER = 1.0
 QUARTER_LOOK_SURE = 0.99
 QUARTER_LOOK_GAIN = 0.3
 _BATCH = 64  # crops per session call: bounded memory, few calls for a whole hand
-EMBEDDING_OUTPUT = "embedding"  # the features before the last layer (models/embedding_output.py)
+EMBEDDING_OUTPUT = "embedding"  # the features before the last layer (training/embedding_output.py)
 
 
 def session_options(threads: int | None = None) -> ort.SessionOptions:
@@ -75,13 +75,11 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
 
 
 def open_model(
-    model_path: str | Path | None, default: Path, what: str, threads: int | None = None
+    model_path: str | Path | None, name: str, threads: int | None = None
 ) -> tuple[Path, ort.InferenceSession]:
-    """The ONNX file `model_path` (else `default`) and one CPU session on it; a missing file
-    is a FileNotFoundError that names `what` model it is."""
-    path = Path(model_path) if model_path is not None else default
-    if not path.is_file():
-        raise FileNotFoundError(f"{what} model not found: {path}")
+    """The ONNX file `model_path` (else the shipped model `name`, `vision.registry`) and one
+    CPU session on it; a missing file is a ModelMissingError that names the model."""
+    path = require(name, model_path)
     session = ort.InferenceSession(
         str(path), session_options(threads), providers=["CPUExecutionProvider"]
     )
@@ -202,7 +200,7 @@ class Classifier:
         shipped file where it exists) name the faces read as flowers. `index`: let the index
         reader (`vision.indices`; `index_model`, else the shipped file where it exists) weigh
         in with the corner index of every face."""
-        self.model_path, self.session = open_model(model_path, MODEL_PATH, "classifier", threads)
+        self.model_path, self.session = open_model(model_path, "classifier", threads)
         self._digest = ""
         outputs = {o.name: o for o in self.session.get_outputs()}
         shape = outputs[EMBEDDING_OUTPUT].shape if EMBEDDING_OUTPUT in outputs else [0, 0]

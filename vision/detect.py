@@ -1,11 +1,12 @@
 """Find every tile in a photo: the ONNX detector, peak decoding, NMS, second looks at other scales.
 
-The network (models/detector.onnx) answers per stride-4 cell a face-up and a face-down centre
-heatmap, the distances to the tile's box edges and the four face corners. Corners come in a
-canonical order (the face's "up" points into the upper-left half-plane), so a face may read
-half a turn round; the classifier reads both. A coarse look first tells close-ups (large
-faces), which are run again smaller; tiles that come out small at the first pass's resolution
-get a second pass over the region where tiles are, at a larger scale.
+The network (vision/weights/detector.onnx, card detector.md beside it) answers per stride-4
+cell a face-up and a face-down centre heatmap, the distances to the tile's box edges and the
+four face corners. Corners come in a canonical order (the face's "up" points into the
+upper-left half-plane), so a face may read half a turn round; the classifier reads both. A
+coarse look first tells close-ups (large faces), which are run again smaller; tiles that
+come out small at the first pass's resolution get a second pass over the region where tiles
+are, at a larger scale.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from vision.refine import Refiner, shipped
 from vision.sideways import sideways_flags
 from vision.types import FloatArray, Tiles
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 STRIDE = 4
 REG_UNIT = 32.0  # the network's regressions are in units of this many input pixels
 FIRST_SIDE = 640  # long side of the first pass
@@ -51,7 +51,7 @@ CONFIDENT = 0.5
 # runs/tune_proc, 0.94; 10th-90th percentiles 0.82-1.16) for a photo of one or two faces.
 # At 0.6 near tiles of real-face photos, whose boxes hold a tall body, were "restored" and
 # turned: 7 real-face wins lost, 3 gained; at 0.45 as many real-face wins right as without
-# it, and 0.8 points more held-out KDE wins (run G; models/detector.md).
+# it, and 0.8 points more held-out KDE wins (run G; vision/weights/detector.md).
 COLLAPSED = 0.45
 BOX_PER_DIAGONAL = 0.94
 TARGET_TILE = 40.0  # face short side wanted in the second pass
@@ -191,7 +191,7 @@ class Detector:
         refine: bool = True,
         refiner_path: str | Path | None = None,
     ) -> None:
-        path, self.session = open_model(model_path, MODEL_PATH, "detector", threads)
+        path, self.session = open_model(model_path, "detector", threads)
         self.model_path = path
         self.threshold = threshold
         self.second_pass = second_pass

@@ -1,8 +1,8 @@
 """Which flower or season a flower tile is: a second look.
 
 The classifier names the eight flowers worst of all on designs it never saw (held-out KDE
-flower tiles in wins: 42 % misnamed). The flower reader (`models/flower_reader.onnx`, card
-`models/flower_reader.md`), two nets trained on the eight alone from the classifier's
+flower tiles in wins: 42 % misnamed). The flower reader (`vision/weights/flower_reader.onnx`,
+card `flower_reader.md` beside it), two nets trained on the eight alone from the classifier's
 features, looks again at the faces the classifier takes for a flower, at READER_H x
 READER_W, and errs elsewhere. The classifier keeps its say on whether a tile is a flower at
 all; the reader's answer and the classifier's own split among the eight are joined as a
@@ -20,9 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import CLASSES, FLOWERS
+from vision.registry import optional
 from vision.types import FloatArray
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "flower_reader.onnx"
 READER_H, READER_W = 128, 96
 FLOWER_IDS = np.array([CLASSES.index(code) for code in FLOWERS])
 # A face is read again when the classifier gives the flowers together at least this much.
@@ -35,7 +35,7 @@ FLOWER_GATE = 0.05
 READER_MIN_SIDE = 40.0
 # The reader's weight in the product of experts; the classifier's is 1 - READER_WEIGHT. Set
 # before measuring; the exponents that fit the training sources' flower tiles best are no
-# more accurate (`models/flower_reader.md`).
+# more accurate (`vision/weights/flower_reader.md`).
 READER_WEIGHT = 0.5
 
 
@@ -70,7 +70,7 @@ class FlowerReader:
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
         from vision.classify import open_model  # classify imports this module
 
-        self.model_path, self.session = open_model(model_path, MODEL_PATH, "flower reader", threads)
+        self.model_path, self.session = open_model(model_path, "flower_reader", threads)
 
     def read(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """(n, 8) probabilities in FLOWERS order for BGR face crops of any size (each
@@ -84,6 +84,7 @@ class FlowerReader:
 
     @classmethod
     def shipped(cls, threads: int | None = None) -> FlowerReader | None:
-        """The reader in models/, or None where the file is absent (the classifier's own
+        """The shipped reader, or None where the file is absent (the classifier's own
         reading of the flowers then stands)."""
-        return cls(threads=threads) if MODEL_PATH.is_file() else None
+        path = optional("flower_reader")
+        return cls(path, threads) if path is not None else None

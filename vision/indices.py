@@ -4,9 +4,9 @@ Many sets print each suit tile's rank in a corner (Hong Kong sets, most Western 
 letter on the winds and on some sets' dragons, a numeral on the flowers. On designs it never
 saw the classifier reads the pattern and overlooks the index: held-out KDE 6s (two columns
 of canes, a 6 in the corner) read 9s, 7m (a 7 over a stylised 七) 6m. The index reader
-(`models/index_reader.onnx`, card `models/index_reader.md`) was trained on faces whose index
-was drawn at random, so it reads the index alone, and its answer is a likelihood for each
-code (`likelihoods`) that multiplies the classifier's probabilities (`join`).
+(`vision/weights/index_reader.onnx`, card `index_reader.md` beside it) was trained on faces
+whose index was drawn at random, so it reads the index alone, and its answer is a likelihood
+for each code (`likelihoods`) that multiplies the classifier's probabilities (`join`).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import CLASSES, FLOWERS, PLAYING, SUITS
+from vision.registry import optional
 from vision.types import FloatArray
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "index_reader.onnx"
 READER_H, READER_W = 128, 96  # as the flower reader's: the index is a small mark
 DIGITS = tuple("123456789")
 LETTERS = ("E", "S", "W", "N", "C", "F", "P")  # the winds' letters; C F P on some dragons
 INDEX_SYMBOLS = ("none", *DIGITS, *LETTERS)
-# How often each label was drawn in training (`models/index_art.py`): the reader's
+# How often each label was drawn in training (`training/index_art.py`): the reader's
 # calibrated output divided by it is a likelihood ratio.
 INDEX_PRIOR = np.array(
     [0.3] + [0.5 / len(DIGITS)] * len(DIGITS) + [0.2 / len(LETTERS)] * len(LETTERS)
@@ -141,7 +141,7 @@ class IndexReader:
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
         from vision.classify import open_model  # classify imports this module
 
-        self.model_path, self.session = open_model(model_path, MODEL_PATH, "index reader", threads)
+        self.model_path, self.session = open_model(model_path, "index_reader", threads)
 
     def read(self, crops: Sequence[npt.NDArray[np.uint8]]) -> FloatArray:
         """(n, len(INDEX_SYMBOLS)) probabilities for BGR face crops of any size."""
@@ -154,4 +154,6 @@ class IndexReader:
 
     @classmethod
     def shipped(cls, threads: int | None = None) -> IndexReader | None:
-        return cls(threads=threads) if MODEL_PATH.is_file() else None
+        """The shipped reader, or None where the file is absent (no corner index is read)."""
+        path = optional("index_reader")
+        return cls(path, threads) if path is not None else None

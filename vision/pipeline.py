@@ -6,7 +6,6 @@ models, usable on its own with tiles from anywhere (tests feed it synthetic tile
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -23,11 +22,10 @@ from vision.geometry import meld_log_likelihood
 from vision.hand_rows import HAND_TILES, counted, hand_count
 from vision.layout import HAND_ROLES, Layout, layout, role_of_each, runs_along
 from vision.load import Photo, load_photo
-from vision.sideways import MODEL_PATH as SIDEWAYS_MODEL
+from vision.registry import model_card, require
 from vision.tileset import TileSet, TileSetError
 from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
 
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 # Review thresholds, set on the held-out synthetic benchmark (benchmarks/recognize.py).
 REVIEW_CONFIDENCE = 0.9  # hand probability among the legal readings
 REVIEW_PLAUSIBILITY = 0.02  # best legal reading vs the tile-by-tile reading
@@ -115,10 +113,6 @@ class ContextError(ValueError):
     """A context field the recognizer cannot use; the message names the field."""
 
 
-class ModelMissingError(FileNotFoundError):
-    """An ONNX model file is not where the recognizer looks for it."""
-
-
 @dataclass
 class Recognition:
     """Everything read from one photo; `to_json` is the contract of DESIGN.md."""
@@ -186,8 +180,10 @@ class Recognizer:
         """`flowers`, `flower_path`: whether the flower reader names the flowers, and which
         file; `index`, `index_path`: the same for the index reader
         (`vision.classify.Classifier`)."""
-        detector_file = _model_file(detector_path, "detector")
-        classifier_file = _model_file(classifier_path, "classifier")
+        detector_file = require("detector", detector_path)
+        classifier_file = require("classifier", classifier_path)
+        sideways_file = require("sideways")
+        require("sideways_look")
         from vision.classify import Classifier
         from vision.detect import Detector  # type: ignore[import-not-found,unused-ignore]
 
@@ -200,16 +196,16 @@ class Recognizer:
             index_model=index_path,
         )
         self.models = {
-            "detector": _model_card(detector_file),
-            "classifier": _model_card(classifier_file),
-            "sideways": _model_card(SIDEWAYS_MODEL),
+            "detector": model_card(detector_file),
+            "classifier": model_card(classifier_file),
+            "sideways": model_card(sideways_file),
         }
         if self.detector.refiner is not None:
-            self.models["refiner"] = _model_card(self.detector.refiner.model_path)
+            self.models["refiner"] = model_card(self.detector.refiner.model_path)
         if self.classifier.flower_reader is not None:
-            self.models["flower_reader"] = _model_card(self.classifier.flower_reader.model_path)
+            self.models["flower_reader"] = model_card(self.classifier.flower_reader.model_path)
         if self.classifier.index_reader is not None:
-            self.models["index_reader"] = _model_card(self.classifier.index_reader.model_path)
+            self.models["index_reader"] = model_card(self.classifier.index_reader.model_path)
 
     @property
     def classifier_digest(self) -> str:
@@ -803,20 +799,6 @@ def _touches_edge(tiles: Tiles, image_size: tuple[int, int], margin: float = 2.0
     inside = (box[:, 0] > margin) & (box[:, 1] > margin)
     inside &= (box[:, 2] < width - margin) & (box[:, 3] < height - margin)
     return bool(len(tiles) and not inside.all())
-
-
-def _model_file(path: str | Path | None, name: str) -> Path:
-    file = Path(path) if path is not None else MODELS_DIR / f"{name}.onnx"
-    if not file.is_file():
-        raise ModelMissingError(
-            f"{name} model not found at {file}: train it (mjlens train {name}) or pass its path"
-        )
-    return file
-
-
-def _model_card(path: Path) -> Json:
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return {"file": path.name, "sha256": digest[:16], "bytes": path.stat().st_size}
 
 
 def _lap(timings: dict[str, float], stage: str, since: float) -> float:

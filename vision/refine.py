@@ -10,9 +10,10 @@ where the face's corners really lie in that crop, and they are mapped back. Two 
 second starts from the first's answer, the view the network was trained to correct by small
 steps.
 
-The network (`models/refiner.onnx`, card `models/refiner.md`) keeps the corners' order, so
-what the detector meant by TL is still TL; an answer that moves a corner further than the
-margin it could see, or that is not a convex clockwise quad, is dropped for the detector's.
+The network (`vision/weights/refiner.onnx`, card `refiner.md` beside it) keeps the corners'
+order, so what the detector meant by TL is still TL; an answer that moves a corner further
+than the margin it could see, or that is not a convex clockwise quad, is dropped for the
+detector's.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.classify import face_rect, open_model, rectify, run_in_batches
+from vision.registry import optional
 from vision.types import FloatArray
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "refiner.onnx"
 PATCH = (80, 96)  # crop width, height
 MARGIN = (16.0, 16.0)  # photo kept round the quad, crop pixels: a third of a face width
 FACE = face_rect(PATCH, MARGIN)  # the quad's corners in the crop (a 48 x 64 face)
@@ -104,9 +105,7 @@ class Refiner:
     """The ONNX corner refiner, loaded once."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
-        self.model_path, self.session = open_model(
-            model_path, MODEL_PATH, "corner refiner", threads
-        )
+        self.model_path, self.session = open_model(model_path, "refiner", threads)
 
     def offsets(self, image: npt.NDArray[np.uint8], quads: FloatArray) -> FloatArray:
         """(n, 8) the network's answers for the quads' crops."""
@@ -125,7 +124,8 @@ class Refiner:
         return quads
 
 
-@lru_cache(maxsize=2)
-def shipped(path: Path = MODEL_PATH) -> Refiner | None:
+@lru_cache(maxsize=1)
+def shipped() -> Refiner | None:
     """The bundled refiner, or None where it is not there (the detector's corners stand)."""
-    return Refiner(path) if path.is_file() else None
+    path = optional("refiner")
+    return Refiner(path) if path is not None else None

@@ -16,15 +16,16 @@ Each clue is weak alone on the detector's faces of real photos:
 - Shape and place. A nearly square quad says little of its turn; a sideways face is shorter
   across the row than its neighbours and longer along it, stands further from the next tile,
   and lies flush with the row's near edge, off the neighbours' centre line.
-- Look. Pixels the quads may have missed: a small network (`models/sideways_look.onnx`)
-  looks at the tile's body and its neighbours, the picture turned so their row runs across,
-  and says whether the middle tile lies crosswise. Its logit is one more term.
+- Look. Pixels the quads may have missed: a small network (`sideways_look.onnx`) looks at
+  the tile's body and its neighbours, the picture turned so their row runs across, and says
+  whether the middle tile lies crosswise. Its logit is one more term.
 
-A logistic model over these cues decides (`models/sideways.json`, fitted by
-`python -m models.fit_sideways` on the detector's tiles of training-source photos: no held-out
-or real photo). Without the photo (callers that have only corners) a second set of weights
-goes by the geometry alone. The model replaced a hand-set rule: over 1.5 times as wide as the
-neighbours, or turned and at least as wide.
+A logistic model over these cues decides (`sideways.json`, fitted by `python -m
+training.fit_sideways` on the detector's tiles of training-source photos: no held-out or real
+photo; both files shipped in vision/weights/, card `sideways.md`). Without the photo (callers
+that have only corners) a second set of weights goes by the geometry alone. The model
+replaced a hand-set rule: over 1.5 times as wide as the neighbours, or turned and at least
+as wide.
 """
 
 from __future__ import annotations
@@ -40,11 +41,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import face_sides, face_ups
+from vision.registry import require
 from vision.types import BoolArray, FloatArray
 
 Array = npt.NDArray[np.float64]
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "sideways.json"
-LOOK_PATH = MODEL_PATH.with_name("sideways_look.onnx")
 LOOK_SIZE = 48  # px, square, grey
 LOOK_SPAN = 2.0  # the look's side, in the neighbours' extents across the row
 NEIGHBOURS = 6
@@ -96,7 +96,9 @@ class SidewaysModels:
     look: SidewaysModel | None
 
     @staticmethod
-    def load(path: Path = MODEL_PATH) -> SidewaysModels:
+    def load(path: Path | None = None) -> SidewaysModels:
+        """The models of `path`, else of the shipped `sideways.json`."""
+        path = require("sideways", path)
         spec = json.loads(path.read_text())
         geometry = SidewaysModel.of(spec, TERMS, str(path))
         look = (
@@ -117,7 +119,7 @@ def _look_session() -> Any:
     from vision.classify import session_options
 
     return ort.InferenceSession(
-        str(LOOK_PATH), session_options(1), providers=["CPUExecutionProvider"]
+        str(require("sideways_look")), session_options(1), providers=["CPUExecutionProvider"]
     )
 
 

@@ -2,7 +2,7 @@
 
 Every table brings its own set, and on a design it never saw the classifier's mistakes are
 systematic: every copy of a face is misread the same way. A set keeps, per face, the
-classifier's embeddings of the crops it was taught from (`models/embedding_output.py`) and the
+classifier's embeddings of the crops it was taught from (`training/embedding_output.py`) and the
 crops themselves, so a set outlives a retrained classifier: its looks are embedded again.
 
 Reading with a set joins three views of a face in one softmax over the 43 classes:

@@ -55,8 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="OUT.png",
         help="write the photo with what was read (for several photos: a folder, PHOTO.png in it)",
     )
-    parser.add_argument("--detector", metavar="ONNX", help="detector model (default models/)")
-    parser.add_argument("--classifier", metavar="ONNX", help="classifier model (default models/)")
+    parser.add_argument("--detector", metavar="ONNX", help="detector model (default: shipped)")
+    parser.add_argument("--classifier", metavar="ONNX", help="classifier model (default: shipped)")
     parser.add_argument(
         "--set", metavar="NAME", help="read with this taught tile set (mjlens sets enroll/add)"
     )
@@ -83,7 +83,8 @@ def context_from(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from api.teach import asked_set
-    from vision.pipeline import ContextError, ModelMissingError, Recognizer, check_context
+    from vision.pipeline import ContextError, Recognizer, check_context
+    from vision.registry import ModelMissingError
     from vision.tileset import TileSetError
 
     context = context_from(args)

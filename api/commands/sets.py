@@ -55,8 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     imported.add_argument("--name", help="store it under this name instead of its own")
     imported.add_argument("--replace", action="store_true", help="replace a set of that name")
     for p in (enroll, add):
-        p.add_argument("--detector", metavar="ONNX", help="detector model (default models/)")
-        p.add_argument("--classifier", metavar="ONNX", help="classifier model (default models/)")
+        p.add_argument("--detector", metavar="ONNX", help="detector model (default: shipped)")
+        p.add_argument("--classifier", metavar="ONNX", help="classifier model (default: shipped)")
     for p in sub.choices.values():  # `--json` before or after the action; SUPPRESS keeps
         # the subparser's default from overwriting a `--json` given before it
         p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="as JSON")
@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _recognizer(args: argparse.Namespace) -> Any:
-    from vision.pipeline import ModelMissingError, Recognizer
+    from vision.pipeline import Recognizer
+    from vision.registry import ModelMissingError
 
     try:
         return Recognizer(args.detector, args.classifier)

@@ -8,24 +8,27 @@ mjlens train refiner --data .cache/bench_train .cache/bench_train2 .cache/bench_
 mjlens train flower_reader --minutes 45 --init runs/recovered/member0/last.pt
 mjlens train index_reader --minutes 40 --init runs/recovered/member0/last.pt
 
-Everything after the model name goes to the trainer (models/train_<model>.py, or
-models/fit_sideways.py); see `--help` there.
+Everything after the model name goes to the trainer, run as its own process (`python -m
+training.train_<model>`, or `training.fit_sideways`; see `--help` there): the API never
+imports the training package. Each writes its model where `vision.registry` looks for it.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
+import subprocess
+import sys
 
 from api.cli import CliError
 
 MODULES = {
-    "classifier": "models.train_classifier",
-    "detector": "models.train_detector",
-    "sideways": "models.fit_sideways",
-    "refiner": "models.train_refiner",
-    "flower_reader": "models.train_flower_reader",
-    "index_reader": "models.train_index_reader",
+    "classifier": "training.train_classifier",
+    "detector": "training.train_detector",
+    "sideways": "training.fit_sideways",
+    "refiner": "training.train_refiner",
+    "flower_reader": "training.train_flower_reader",
+    "index_reader": "training.train_index_reader",
 }
 
 
@@ -35,10 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        module = importlib.import_module(MODULES[args.model])
-    except ModuleNotFoundError as exc:  # torch is only in the train extra
-        raise CliError(
-            f"training needs the train extra ({exc.name} missing): pip install -e .[train]"
-        ) from exc
-    return int(module.main(list(args.rest)))
+    if importlib.util.find_spec("torch") is None:  # torch is only in the train extra
+        raise CliError("training needs the train extra (torch missing): pip install -e .[train]")
+    return subprocess.call([sys.executable, "-m", MODULES[args.model], *args.rest])

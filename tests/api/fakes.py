@@ -211,6 +211,42 @@ class FlowerDoubtRecognizer(ReplayRecognizer):
         return Replayed({**body, "review": True, "review_reasons": [reason]})
 
 
+def waiting_body(body: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    """The sample read as if one of its two green dragons had not been there: the winning
+    tile counts among the rest, and the 13 orphans wait on each of the 13 (十三面)."""
+    from scoring import score
+
+    tiles = [dict(t) for t in body["tiles"]]
+    dropped = max(i for i, t in enumerate(tiles) if t["code"] == "F")
+    tiles.pop(dropped)
+    for tile in tiles:
+        if tile["role"] == "winning":
+            tile["role"] = "concealed"
+    hand = {k: v for k, v in body["hand"].items() if k not in WIN_ONLY}
+    concealed = [*hand["concealed"], hand.pop("winning_tile")]
+    concealed.remove("F")
+    hand.update(concealed=concealed, winning_tile=None)
+    scored = score(hand, ruleset).to_json()
+    return {**body, "tiles": tiles, "hand": hand, "score": scored, "waits": scored["waits"]}
+
+
+WIN_ONLY = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")
+
+
+class WaitingRecognizer(ReplayRecognizer):
+    """The replay of a photo of 13 tiles, a hand waiting to win (`waiting_body`)."""
+
+    def recognize(
+        self,
+        data: bytes,
+        context: Mapping[str, Any] | None = None,
+        ruleset: str = "mcr",
+        tileset: TileSet | None = None,
+    ) -> Replayed:
+        body = super().recognize(data, context, ruleset, tileset).to_json()
+        return Replayed(waiting_body(body, ruleset))
+
+
 class BrokenRecognizer:
     """A recognizer with a bug: every call raises, to exercise the catch-all handler."""
 
@@ -221,7 +257,7 @@ class BrokenRecognizer:
 
 
 def missing_models() -> ReplayRecognizer:
-    raise FileNotFoundError("models/detector.onnx not found")
+    raise FileNotFoundError("vision/weights/detector.onnx not found")
 
 
 def create_replay_app() -> FastAPI:
@@ -234,6 +270,11 @@ def create_flower_doubt_app() -> FastAPI:
     return create_app(recognizer_factory=FlowerDoubtRecognizer, limits=Limits.from_env())
 
 
+def create_waiting_app() -> FastAPI:
+    """The replay app whose photo shows a hand waiting to win (browser test)."""
+    return create_app(recognizer_factory=WaitingRecognizer, limits=Limits.from_env())
+
+
 def create_no_models_app() -> FastAPI:
-    """The app as it runs before models/*.onnx exist (for the browser test)."""
+    """The app as it runs before vision/weights/*.onnx exist (for the browser test)."""
     return create_app(recognizer_factory=missing_models, limits=Limits.from_env())

@@ -1,4 +1,4 @@
-"""The real recognizer behind the API, when models/*.onnx exist: the bundled sample, and a
+"""The real recognizer behind the API, when vision/weights/*.onnx exist: the bundled sample, and a
 tile set taught from a rendered enrollment photo."""
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from datasets.scene import render_scene
 from tests.api.fakes import SAMPLE_PHOTO, SAMPLE_TRUTH
+from vision.registry import optional
 
-MODELS = Path(__file__).resolve().parents[2] / "models"
-HAVE_MODELS = all((MODELS / f"{name}.onnx").is_file() for name in ("detector", "classifier"))
+HAVE_MODELS = all(optional(name) for name in ("detector", "classifier"))
 
-pytestmark = pytest.mark.skipif(not HAVE_MODELS, reason="no models/detector.onnx, classifier.onnx")
+pytestmark = pytest.mark.skipif(
+    not HAVE_MODELS, reason="no vision/weights/detector.onnx, classifier.onnx"
+)
 
 
 def _iou(a: list[float], b: list[float]) -> float:

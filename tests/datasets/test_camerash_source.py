@@ -28,7 +28,7 @@ def test_registered_source_gives_faces_of_every_code() -> None:
 @pytest.mark.skipif(not CAMERASH.is_dir(), reason="camerash-crops not present")
 def test_crops_labelled_as_another_face_are_read_as_the_face_they_show() -> None:
     """133.jpg shows eight dots (labelled 8m), 350.jpg nine dots and a 9 (labelled 8p)."""
-    from models.camerash import read_camerash
+    from datasets.faces.camerash import read_camerash
 
     codes = {path.name: code for path, code in read_camerash(CAMERASH)}
     assert (codes["133.jpg"], codes["350.jpg"]) == ("8p", "9p")

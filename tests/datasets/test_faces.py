@@ -383,10 +383,10 @@ def test_kde_source_fills_a_half_cached_raster_before_use(tmp_path, monkeypatch)
 
 
 def test_drawn_flowers_source_draws_flower_art_flowers_apart() -> None:
-    """`drawnflowers`, never in SOURCES: procedural suits, `models.flower_art` flowers, and
+    """`drawnflowers`, never in SOURCES: procedural suits, `datasets.faces.flower_art` flowers, and
     one scene's seed drawing each flower its own way (one seed for all eight drew 1h and
     5h as the same emblem, a pair no reader can tell apart)."""
-    from models.flower_art import flower_face
+    from datasets.faces.flower_art import flower_face
 
     assert "drawnflowers" not in SOURCES
     drawn, procedural = _source("drawnflowers"), _source("procedural")

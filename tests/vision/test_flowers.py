@@ -10,7 +10,7 @@ import pytest
 
 from scoring.tiles import CLASSES, FLOWERS
 from tests.vision.test_classify import scene_tiles
-from vision.classify import FACE_MARGIN, MODEL_PATH, Classifier, long_sides, rectify, widen
+from vision.classify import FACE_MARGIN, Classifier, long_sides, rectify, widen
 from vision.flowers import (
     FLOWER_GATE,
     FLOWER_IDS,
@@ -20,8 +20,8 @@ from vision.flowers import (
     candidates,
     join,
 )
-from vision.flowers import MODEL_PATH as READER_MODEL
 from vision.load import Photo
+from vision.registry import optional
 from vision.types import Tiles
 
 
@@ -89,7 +89,7 @@ def test_long_sides_measure_the_longest_edge() -> None:
 
 
 @pytest.mark.skipif(
-    not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
+    not (optional("classifier") and optional("flower_reader")), reason="no shipped models"
 )
 def test_the_reader_names_only_the_faces_read_as_flowers() -> None:
     """A photo's faces: the classifier's reading where it sees no flower; where it does,
@@ -111,7 +111,7 @@ def test_the_reader_names_only_the_faces_read_as_flowers() -> None:
 
 
 @pytest.mark.skipif(
-    not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
+    not (optional("classifier") and optional("flower_reader")), reason="no shipped models"
 )
 def test_single_crops_get_the_readers_look_too() -> None:
     """`mjlens classify CROP...`: each crop read by the classifier, the flowers' by the
@@ -131,7 +131,7 @@ def test_single_crops_get_the_readers_look_too() -> None:
 
 
 @pytest.mark.skipif(
-    not (MODEL_PATH.is_file() and READER_MODEL.is_file()), reason="no shipped models"
+    not (optional("classifier") and optional("flower_reader")), reason="no shipped models"
 )
 def test_a_photo_too_small_for_the_reader_keeps_the_classifiers_flowers() -> None:
     photo, tiles, _ = scaled_scene("scene_declared_win.jpg", 1.0)

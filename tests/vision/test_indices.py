@@ -10,7 +10,7 @@ from scoring.tiles import CLASSES, FLOWERS
 from tests.datasets.test_faces import _source
 from tests.vision.test_classify import scene_tiles
 from tests.vision.test_flowers import one_hot_ish
-from vision.classify import FACE_MARGIN, MODEL_PATH, Classifier, rectify, widen
+from vision.classify import FACE_MARGIN, Classifier, rectify, widen
 from vision.indices import (
     GROUPS,
     INDEX_PRIOR,
@@ -24,7 +24,7 @@ from vision.indices import (
     likelihoods,
     printed_shares,
 )
-from vision.indices import MODEL_PATH as INDEX_MODEL
+from vision.registry import optional
 
 
 def reading(symbol: str, p: float) -> np.ndarray:
@@ -109,7 +109,7 @@ def test_likelihoods_are_positive_and_the_back_reads_only_the_blank() -> None:
 
 
 @pytest.mark.skipif(
-    not (MODEL_PATH.is_file() and INDEX_MODEL.is_file()), reason="no shipped models"
+    not (optional("classifier") and optional("index_reader")), reason="no shipped models"
 )
 def test_every_face_of_a_photo_gets_the_index_readers_look() -> None:
     """The classifier's reading (its flower reader's included) joined with the index
@@ -129,7 +129,7 @@ def test_every_face_of_a_photo_gets_the_index_readers_look() -> None:
 
 
 @pytest.mark.skipif(
-    not (MODEL_PATH.is_file() and INDEX_MODEL.is_file()), reason="no shipped models"
+    not (optional("classifier") and optional("index_reader")), reason="no shipped models"
 )
 def test_the_reader_reads_a_drawn_index_and_its_absence() -> None:
     """A procedural 6 of bamboo with a 9 in its corner reads 9; with none, none."""

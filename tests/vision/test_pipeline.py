@@ -19,11 +19,11 @@ from vision.pipeline import (
     STRAY_MIN_CONFIDENCE,
     TOO_MANY_COPIES,
     ContextError,
-    ModelMissingError,
     Recognizer,
     backs_taken_for_blank_faces,
     interpret,
 )
+from vision.registry import ModelMissingError
 from vision.simulate import lay_out_hand, read_as, simulated_probs, tiles_from_annotations
 from vision.types import Tiles
 

@@ -14,7 +14,6 @@ from vision.geometry import canonical_order
 from vision.refine import (
     FACE,
     MARGIN,
-    MODEL_PATH,
     PATCH,
     Refiner,
     answers,
@@ -22,9 +21,10 @@ from vision.refine import (
     plausible,
     targets,
 )
+from vision.registry import optional
 
 DATA = Path(__file__).parent / "data"
-needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="no shipped refiner")
+needs_model = pytest.mark.skipif(optional("refiner") is None, reason="no shipped refiner")
 
 
 def _quad(cx: float, cy: float, w: float = 40.0, h: float = 52.0, turn: float = 0.0) -> np.ndarray:

@@ -5,7 +5,6 @@ classifier alone misreads)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,14 +12,13 @@ import pytest
 
 from benchmarks.sets import _matched, face_seed_for
 from datasets.scene.art import usable_sources
-from vision.pipeline import MODELS_DIR, Recognizer
+from vision.pipeline import Recognizer
+from vision.registry import optional
 from vision.teaching import enrollment_looks
 from vision.tileset import TileSet
 
 pytestmark = [
-    pytest.mark.skipif(
-        not (Path(MODELS_DIR) / "classifier.onnx").is_file(), reason="no shipped models"
-    ),
+    pytest.mark.skipif(optional("classifier") is None, reason="no shipped models"),
     pytest.mark.slow,
 ]
 

@@ -60,7 +60,7 @@ def draw_face(
 ) -> np.ndarray:
     """One face of a new set design. `index` forces the corner index (its text, or None for
     none) whatever the design would print, in ink `index_colour` ("k", "r", "b", "g"): the
-    index reader (`models/train_index_reader.py`) learns from faces whose index says
+    index reader (`training/train_index_reader.py`) learns from faces whose index says
     nothing about the pattern. By default (...) the design decides, as on real sets."""
     style = random_style(rng)
     canvas = Canvas(style.background)

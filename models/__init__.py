@@ -1,1 +1,0 @@
-"""Shipped ONNX weights, their model cards, and training entry points (torch at training only)."""

@@ -1,0 +1,133 @@
+"""The shipped model files: which ones inference loads, what each is for, and where it lies.
+
+Every file is package data of `vision` (`vision/weights/`), its model card beside it
+(`<name>.md`). Each loader in vision/ takes its default file from here; a path a caller
+passes wins. A recognition reports each file it used by `model_card`: name, SHA-256 prefix
+and size.
+
+    from vision import registry
+    registry.require("detector")  # the shipped file, else ModelMissingError
+    registry.optional("refiner")  # the shipped file, else None: the detector's corners stand
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+
+
+class ModelMissingError(FileNotFoundError):
+    """A model file is not where the recognizer looks for it."""
+
+
+@dataclass(frozen=True)
+class ShippedModel:
+    """One shipped file. `name` keys a recognition's `models` JSON and the registry;
+    `trainer` is the `mjlens train` model that writes it; `required`: recognition cannot run
+    without it (an optional file's stage is skipped where the file is absent)."""
+
+    name: str
+    file: str
+    purpose: str
+    required: bool
+    trainer: str
+
+    @property
+    def path(self) -> Path:
+        """Where the shipped file lies, whether or not it is there."""
+        return WEIGHTS_DIR / self.file
+
+    @property
+    def card_path(self) -> Path:
+        """The model card: what the model is, its data, training command and figures."""
+        return self.path.with_suffix(".md")
+
+
+MODELS: tuple[ShippedModel, ...] = (
+    ShippedModel(
+        "detector",
+        "detector.onnx",
+        "finds every tile, face up or down: its box and its face's four corners",
+        required=True,
+        trainer="detector",
+    ),
+    ShippedModel(
+        "refiner",
+        "refiner.onnx",
+        "sets each detected face's corners on the face's own edges, from a close look",
+        required=False,
+        trainer="refiner",
+    ),
+    ShippedModel(
+        "classifier",
+        "classifier.onnx",
+        "names each face (42 faces and the back) and embeds it for taught tile sets",
+        required=True,
+        trainer="classifier",
+    ),
+    ShippedModel(
+        "flower_reader",
+        "flower_reader.onnx",
+        "a second look at the faces read as flowers: which of the eight",
+        required=False,
+        trainer="flower_reader",
+    ),
+    ShippedModel(
+        "index_reader",
+        "index_reader.onnx",
+        "reads the rank or letter printed in a face's corner",
+        required=False,
+        trainer="index_reader",
+    ),
+    ShippedModel(
+        "sideways",
+        "sideways.json",
+        "the logistic weights that flag tiles laid crosswise (claimed tiles of melds)",
+        required=True,
+        trainer="sideways",
+    ),
+    ShippedModel(
+        "sideways_look",
+        "sideways_look.onnx",
+        "the sideways flag's look at a tile and its neighbours, a term of sideways.json",
+        required=True,
+        trainer="sideways",
+    ),
+)
+_BY_NAME = {model.name: model for model in MODELS}
+
+
+def shipped(name: str) -> ShippedModel:
+    """The registry's row for `name`; a KeyError names the models there are."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"no shipped model {name!r}: one of {', '.join(_BY_NAME)}") from None
+
+
+def require(name: str, path: str | Path | None = None) -> Path:
+    """`path` where given, else the shipped file of `name`; ModelMissingError where the file
+    is not there."""
+    file = Path(path) if path is not None else shipped(name).path
+    if not file.is_file():
+        raise ModelMissingError(
+            f"{name} model not found at {file}: train it "
+            f"(mjlens train {shipped(name).trainer}) or pass its path"
+        )
+    return file
+
+
+def optional(name: str) -> Path | None:
+    """The shipped file of `name`, or None where it is not there."""
+    file = shipped(name).path
+    return file if file.is_file() else None
+
+
+def model_card(path: Path) -> dict[str, Any]:
+    """What a recognition reports of a model file: its name, SHA-256 prefix and size."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return {"file": path.name, "sha256": digest[:16], "bytes": path.stat().st_size}
