@@ -10,6 +10,10 @@ reading each face alone, cannot see: copies of a face look alike. The legal read
 weighed again by how alike the faces they name as one code look (`vision.looks`), and the
 likeliest by both is the hand. The flowers are named apart: one of each flower, weighed by
 how alike the tiles named of one group (flowers, or seasons) look.
+
+Thirteen tiles (a kong counting 3) are a hand waiting to win (听牌), shown before the winning
+tile came: the same search keeps the readings that wait on some tile (`vision.shape.is_waiting`:
+any MCR shape, no fifth copy), and the hand has no winning tile.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from scoring import parse_waiting
 from scoring import score as score_hand
 from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, SEASONS
-from vision.layout import Group, Layout
+from scoring.waits import winning_tiles
+from vision.hand_rows import HAND_TILES
+from vision.layout import WAITING_TILES, Group, Layout
 from vision.looks import alike, log_likeness_ratio, log_same_group_ratio
-from vision.shape import is_winning
+from vision.shape import is_waiting, is_winning
 from vision.types import FLOWER_SLICE, Tiles
 
 TOP_K = 6  # codes tried per loose tile
@@ -68,6 +75,7 @@ _WEIGHED_READINGS = 500  # the likeliest legal readings weighed by looks
 # (docs/recognize.md): 6 is the value reasoned, not the best seen.
 UNSORTED_COST = 6.0
 _FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
+_WIN_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")  # one win's only
 
 Json = dict[str, Any]
 
@@ -105,6 +113,7 @@ class Decoded:
         plausibility: probability of the best legal reading relative to the tile-by-tile top
             reading (1 when no rule had to change anything).
         cut_short: the search stopped at its budget: a likelier legal hand may exist.
+        waiting: the hand is 13 tiles waiting to win (no winning tile), not a declared win.
     """
 
     hand: Json | None
@@ -119,6 +128,7 @@ class Decoded:
     readings_tried: int = 0
     left_out: list[int] = field(default_factory=list)  # doubtful detections not in the hand
     cut_short: bool = False
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,7 +149,9 @@ class _Variable:
 
 
 def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None) -> Decoded:
-    """Find the most probable legal hand given the tiles, their layout and the win context.
+    """Find the most probable legal hand given the tiles, their layout and the win context:
+    a winning hand of 14 tiles, or a hand of 13 waiting to win (a tile set apart then counts
+    among the rest; the context's flags of one win do not apply).
 
     Example:
         >>> decoded = decode(tiles, layout(tiles), {"seat_wind": "S", "self_drawn": True})
@@ -160,25 +172,43 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
             )
     variables, unknown_kongs = _variables(tiles, found, context, out.warnings)
     n_tiles = sum(min(3, len(v.tiles)) for v in variables)
-    if 14 < n_tiles <= 16:
+    if HAND_TILES < n_tiles <= HAND_TILES + 2:
         variables, n_tiles = _drop_doubtful(tiles, variables, n_tiles, found, out)
-    if n_tiles != 14:
+    if n_tiles not in (HAND_TILES, WAITING_TILES):
         out.warnings.append(
-            f"found {n_tiles} hand tiles; a declared win has 14 (a kong counts as 3)"
+            f"found {n_tiles} hand tiles; a declared win has 14 and a hand waiting to win 13 "
+            "(a kong counts as 3)"
         )
         return _melds_alone(tiles, variables, out)
-    if found.winning is None:
+    out.waiting = n_tiles == WAITING_TILES
+    if out.waiting:
+        context = _waiting_context(context, out.warnings)
+    elif found.winning is None:
         out.warnings.append("no winning tile found")
         return _melds_alone(tiles, variables, out)
+    winning = None if out.waiting else found.winning
     readings = _search(variables, found, out)
     if not readings:
-        out.warnings.append("no legal winning hand matches the tiles read")
+        what = "waiting" if out.waiting else "winning"
+        out.warnings.append(f"no legal {what} hand matches the tiles read")
         return _melds_alone(tiles, variables, out)
     weighed = _weigh_order(found, variables, _weigh_looks(tiles, variables, readings))
-    _report(tiles, found, variables, weighed, context, flowers, unknown_kongs, out)
+    _report(tiles, winning, variables, weighed, context, flowers, unknown_kongs, out)
     out.confidence *= flower_confidence
     out.flower_confidence = flower_confidence
     return out
+
+
+def _waiting_context(context: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+    """The context without the flags that describe one win (self-drawn, last tile, ...): a
+    waiting hand's every wait is scored on a discard and self-drawn."""
+    given = [flag for flag in _WIN_FLAGS if context.get(flag)]
+    if given:
+        warnings.append(
+            f"{', '.join(given)} left out: 13 tiles wait to win, and each wait is scored on a "
+            "discard and self-drawn"
+        )
+    return {k: v for k, v in context.items() if k not in _WIN_FLAGS}
 
 
 def _drop_doubtful(
@@ -306,6 +336,7 @@ def _search(
     start = [0] * len(variables)
     heap: list[tuple[float, list[int], int]] = [(0.0, start, -1)]
     melds = len(found.melds)
+    waiting = out.waiting
     legal: list[tuple[float, list[int]]] = []
     deadline = time.perf_counter() + _BUDGET_S
     tried = 0
@@ -314,7 +345,7 @@ def _search(
         if legal and extra > legal[0][0] + _SEARCH_SPAN:
             break
         tried += 1
-        if _legal(variables, choice, melds):
+        if _legal(variables, choice, melds, waiting):
             legal.append((extra, choice))
         for j in range(max(last, 0), len(variables)):
             if j != last and (j < last or choice[j] != 0):
@@ -334,7 +365,8 @@ def _search(
     return legal
 
 
-def _legal(variables: list[_Variable], choice: list[int], melds: int) -> bool:
+def _legal(variables: list[_Variable], choice: list[int], melds: int, waiting: bool) -> bool:
+    """At most four copies of a tile, and a winning shape (14 tiles) or a wait (13)."""
     counts = [0] * 35  # the 35th slot takes a concealed kong whose tile is unknown
     concealed = [0] * 34
     for variable, k in zip(variables, choice, strict=True):
@@ -344,6 +376,8 @@ def _legal(variables: list[_Variable], choice: list[int], melds: int) -> bool:
                 concealed[slot] += 1
     if max(counts[:34]) > COPIES:
         return False
+    if waiting:
+        return is_waiting(tuple(concealed), melds, tuple(counts[:34]))
     return is_winning(tuple(concealed), melds)
 
 
@@ -427,7 +461,7 @@ def _suit(code: str) -> str:
 
 def _report(
     tiles: Tiles,
-    found: Layout,
+    winning: int | None,
     variables: list[_Variable],
     readings: list[tuple[float, float, float, list[int]]],
     context: Mapping[str, Any],
@@ -447,7 +481,7 @@ def _report(
     best_weighed = readings[0][0]
     best = min(extra + order for _, extra, order, _ in readings[:200])
     for weighed, extra, order, choice in readings[:200]:
-        hand = _hand_json(variables, choice, found, context, flowers)
+        hand = _hand_json(variables, choice, winning, context, flowers)
         key = json.dumps(hand, sort_keys=True)
         weights[key] = weights.get(key, 0.0) + math.exp(best_weighed - weighed)
         masses[key] = masses.get(key, 0.0) + math.exp(best - extra - order)
@@ -455,7 +489,8 @@ def _report(
     ranked = sorted(weights, key=lambda k: -weights[k])
     chosen = next((k for k in ranked[:20] if scoring_accepts(hands[k][0])), None)
     if chosen is None:
-        out.warnings.append("no reading the rules accept as a winning hand")
+        what = "a winning" if winning is not None else "a waiting"
+        out.warnings.append(f"no reading the rules accept as {what} hand")
         return
     total = sum(masses.values())
     hand, choice, best_extra = hands[chosen]
@@ -520,34 +555,34 @@ def _sorted(codes: tuple[str, ...] | list[str]) -> list[str]:
 def _hand_json(
     variables: list[_Variable],
     choice: list[int],
-    found: Layout,
+    winning: int | None,
     context: Mapping[str, Any],
     flowers: list[str],
 ) -> Json:
+    """The Hand JSON of one reading; `winning` is the winning tile's index, None for a hand
+    waiting to win (its `winning_tile` null, without the flags of one win)."""
     melds, concealed = [], []
+    won = None
     for variable, k in zip(variables, choice, strict=True):
         codes = variable.options[k][1]
         if variable.group is None:
-            if variable.tiles[0] != found.winning:
+            if variable.tiles[0] == winning:
+                won = codes[0]
+            else:
                 concealed.append(codes[0])
             continue
         meld = _meld_json(variable.group, codes)
         meld.pop("tile_indices")
         melds.append(meld)
-    winning = next(
-        variable.options[k][1][0]
-        for variable, k in zip(variables, choice, strict=True)
-        if variable.group is None and variable.tiles[0] == found.winning
-    )
     hand: Json = {
         "melds": sorted(melds, key=lambda m: json.dumps(m, sort_keys=True)),
         "concealed": _sorted(concealed),
-        "winning_tile": winning,
+        "winning_tile": won,
         "seat_wind": str(context.get("seat_wind", "E")),
         "prevalent_wind": str(context.get("prevalent_wind", "E")),
         "flowers": context.get("flowers", flowers),
     }
-    for flag in _FLAGS:
+    for flag in _FLAGS if won is not None else ("last_of_wall",):
         hand[flag] = bool(context.get(flag, False))
     return hand
 
@@ -611,5 +646,8 @@ def _namings(n: int) -> npt.NDArray[np.int64]:
 
 
 def scoring_accepts(hand: Json) -> bool:
-    """scoring's own verdict on the hand (the shape test above only pre-filters)."""
+    """scoring's own verdict on the hand (the shape tests above only pre-filter): a win it
+    scores, or 13 tiles some tile completes."""
+    if hand.get("winning_tile") is None:
+        return bool(winning_tiles(parse_waiting(hand)))
     return bool(score_hand(hand).valid)

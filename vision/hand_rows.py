@@ -44,14 +44,17 @@ def select_hand_rows(
     kinds: list[str],
     geometry: TileGeometry,
     frame: Frame,
-) -> tuple[set[int], set[int], set[int]]:
+    most: int = HAND_TILES,
+) -> tuple[set[int], set[int], set[int], set[int]]:
     """Rows of the declared hand, grown from the row holding most of it; the one-tile rows
-    on its main row's line that would take it past 14 tiles (crowded out); and the lone
-    tiles that joined, short of 14, at an angle a row of the hand would not have.
+    on its main row's line that would take it past `most` tiles (crowded out); the lone
+    tiles that joined, short of `most`, at an angle a row of the hand would not have; and the
+    other rows of hand tiles within reach and in line that the count alone kept out.
 
     Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
-    they stay within reach and the hand does not pass 14 tiles: beyond that lie discards, a
-    stretch of wall or another player's tiles.
+    they stay within reach and the hand does not pass `most` tiles (14 for a win, 13 for a
+    hand waiting to win): beyond that lie discards, a stretch of wall or another player's
+    tiles.
     """
     counts = [hand_count(groups) for groups in segmented]
 
@@ -66,7 +69,7 @@ def select_hand_rows(
         return True
 
     def _lone_tiles_are_flowers(r: int, excess: int) -> bool:
-        """A meld row holding lone tiles that take the hand past 14: the lone tiles most
+        """A meld row holding lone tiles that take the hand past `most`: the lone tiles most
         like flowers are flowers (a flower laid beside the melds, misread)."""
         if not any(g.role in ("meld", "concealed_kong") for g in segmented[r]):
             return False
@@ -80,12 +83,13 @@ def select_hand_rows(
         return True
 
     if not rows or max(counts) == 0:
-        return set(range(len(rows))), set(), set()
+        return set(range(len(rows))), set(), set(), set()
     across = frame.across(geometry.centers)
     level = [float(np.median(across[row])) for row in rows]
     main = int(np.argmax(counts))
     keep, total = {main}, counts[main]
     crowded: set[int] = set()
+    kept_out: set[int] = set()
 
     def on_main_line(r: int) -> bool:
         return abs(level[r] - level[main]) < 0.5 * geometry.face_height
@@ -100,7 +104,7 @@ def select_hand_rows(
     main_axis /= max(float(np.linalg.norm(main_axis)), 1e-9)
 
     def spare(kongs_only: bool = False) -> int:
-        """Tiles `fit_count` takes off the count when the hand would pass 14: lone tiles in
+        """Tiles `fit_count` takes off the count when the hand would pass `most`: lone tiles in
         the kept rows that hold flowers (a flower misread as a suit tile), and a kong's
         fourth tile standing apart from its three."""
         kept = [g for k in keep for g in segmented[k]]
@@ -126,19 +130,19 @@ def select_hand_rows(
         # A row adding nothing to the hand joins only for flowers or a kong's added tile;
         # walls and other players' backs are rows of face-down tiles adding nothing.
         useful = counts[r] > 0 or any(g.role == "flower" for g in segmented[r]) or lone == "S"
-        fits = total + counts[r] <= HAND_TILES
+        fits = total + counts[r] <= most
         flowers_only = all(g.role == "flower" for g in segmented[r])
         needed = _FLOWERS_ALIGNED_SHARE if flowers_only else _ALIGNED_SHARE
         joinable = r not in keep and near and aligned >= needed
         if joinable and not fits and _flowers_after_all(r):
             useful = fits = True  # the count says these are the flowers, one of them misread
-        if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - HAND_TILES):
+        if joinable and not fits and _lone_tiles_are_flowers(r, total + counts[r] - most):
             fits = True  # the count says the lone tiles beside the melds are flowers
         # ...or what the rows already in can spare (`spare`), when this row brings three
         # or more tiles: a row of them is the hand's, one or two may be discards, so they
         # count only on a kong's fourth tile standing apart (a kong's tile, not a flower's).
         room = spare() if counts[r] >= 3 else spare(kongs_only=True)
-        if joinable and not fits and total + counts[r] - room <= HAND_TILES:
+        if joinable and not fits and total + counts[r] - room <= most:
             fits = True
         if joinable and useful and fits:
             keep.add(r)
@@ -147,18 +151,20 @@ def select_hand_rows(
             # Kept out by the count, a lone tile on the hand's own line is likelier the
             # hand's (a flower misread as a suit tile) than a discard: worth a look.
             crowded.add(r)
+        elif joinable and useful and counts[r] > 0:
+            kept_out.add(r)
         elif r not in keep and near and useful and lone is not None and counts[r] > 0:
             askew.append(r)
-    # Short of 14, a lone tile within reach is likelier the hand's, laid down askew or its
+    # Short of `most`, a lone tile within reach is likelier the hand's, laid down askew or its
     # corners read askew (a real-face concealed 1m at 31 degrees), than a discard:
     # the count lets it in, nearest first, as a guess worth a look.
     turned: set[int] = set()
     for r in askew:
-        if total + counts[r] <= HAND_TILES:
+        if total + counts[r] <= most:
             keep.add(r)
             turned.add(r)
             total += counts[r]
-    return keep, crowded, turned
+    return keep, crowded, turned, kept_out - keep
 
 
 def counted(n: int, one: str, many: str) -> str:
@@ -211,35 +217,40 @@ def join_added_kong_tiles(
 
 
 def fit_count(
-    groups: list[Group], rows: list[list[int]], tiles: Tiles, flowers: Array
+    groups: list[Group],
+    rows: list[list[int]],
+    tiles: Tiles,
+    flowers: Array,
+    most: int = HAND_TILES,
 ) -> tuple[list[Group], list[str]]:
-    """Let the count, not one tile's reading, decide when the hand is not 14 tiles (a kong
-    counts as 3). Past 14: lone tiles from the flower rows go back among the flowers, then a
-    lone tile beside a meld of three of its code joins it as the kong's fourth tile, then
-    unsure tiles at a row's end, alone or a run of them (the most flower-like), are flowers
-    laid there and misread. One short: a lone flower in a row of the hand (the least
-    flower-like) is the hand's tile. Returns the groups and a note for each kind of guess
-    made (the count's, not the layout's: worth a person's look). `flowers` is each tile's
-    flower probability (`vision.segment.flower_mass`)."""
+    """Let the count, not one tile's reading, decide when the hand is not `most` tiles (14
+    for a win, 13 for a hand waiting to win; a kong counts as 3). Past it: lone tiles from
+    the flower rows go back among the flowers, then a lone tile beside a meld of three of
+    its code joins it as the kong's fourth tile, then unsure tiles at a row's end, alone or a
+    run of them (the most flower-like), are flowers laid there and misread. One short: a
+    lone flower in a row of the hand (the least flower-like) is the hand's tile. Returns the
+    groups and a note for each kind of guess made (the count's, not the layout's: worth a
+    person's look). `flowers` is each tile's flower probability (`vision.segment.flower_mass`).
+    """
     hand = hand_count(groups)
-    out, moved = _lone_tiles_to_flower_rows(groups, hand - HAND_TILES)
+    out, moved = _lone_tiles_to_flower_rows(groups, hand - most)
     hand -= moved
     notes = []
-    out, joined = _join_split_kongs(out, rows, tiles.codes, hand - HAND_TILES)
+    out, joined = _join_split_kongs(out, rows, tiles.codes, hand - most)
     hand -= joined
     if joined:
         what = counted(joined, "a tile standing apart was", "tiles standing apart were")
         notes.append(f"{what} read as the fourth tile of a kong")
     unsure = tiles.probs.max(axis=1) < _SURE_READING
-    out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - HAND_TILES)
+    out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - most)
     hand -= aside
     if aside:
         what = counted(aside, "an unsure tile", "unsure tiles")
-        notes.append(f"{what} at a row's end taken for flowers: the hand had {HAND_TILES + aside}")
-    out, taken = _lone_flowers_to_hand(out, flowers, HAND_TILES - hand)
+        notes.append(f"{what} at a row's end taken for flowers: the hand had {hand + aside}")
+    out, taken = _lone_flowers_to_hand(out, flowers, most - hand)
     if taken:
         what = counted(taken, "a lone flower", "lone flowers")
-        notes.append(f"{what} in the hand's rows taken as its tiles: it had {HAND_TILES - taken}")
+        notes.append(f"{what} in the hand's rows taken as its tiles: it had {most - taken}")
         out = _claimed_runs_of_taken_flowers(out, rows, tiles, taken_from=groups)
     return out, notes
 

@@ -44,6 +44,7 @@ from vision.types import Tiles
 HAND_ROLES = ("concealed", "winning", "meld", "concealed_kong")  # the hand's own tiles
 ROLES = (*HAND_ROLES, "flower", "stray")
 _SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsure
+WAITING_TILES = HAND_TILES - 1  # a hand waiting to win: the winning tile not come yet
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,10 @@ class Layout:
         return float(np.degrees(np.arctan2(self.up[0], -self.up[1])))
 
 
-def layout(tiles: Tiles) -> Layout:
-    """Recover rows, melds, the winning tile and flowers from tile geometry.
+def layout(tiles: Tiles, most: int = HAND_TILES) -> Layout:
+    """Recover rows, melds, the winning tile and flowers from tile geometry: the hand grown
+    to at most `most` tiles (a kong counting 3), 14 for a declared win; 13 reads it as a hand
+    waiting to win, which sets no tile apart (a lone tile apart is one of the 13).
 
     The faces' corners fix the rows' axis but not always their sense: a detector that cannot
     tell a face from the same face upside down reports corners in a canonical order. So the
@@ -102,7 +105,7 @@ def layout(tiles: Tiles) -> Layout:
         return Layout((), (), (0.0, -1.0), (0.0, 0.0), ("no tiles found in the photo",))
     geometry = TileGeometry.of(tiles)
     frame, notes = reading_frame(geometry, tiles)
-    readings = [_read_in(frame, tiles, geometry, notes) for frame in (frame, frame.flipped())]
+    readings = [_read_in(frame, tiles, geometry, notes, most) for frame in (frame, frame.flipped())]
     evidence = evidence_each_way(readings, tiles, geometry)
     # Ties keep the corners' own sense.
     flip = evidence[1] > evidence[0]
@@ -115,7 +118,7 @@ def layout(tiles: Tiles) -> Layout:
 
 
 def _read_in(
-    frame: Frame, tiles: Tiles, geometry: TileGeometry, notes: list[str]
+    frame: Frame, tiles: Tiles, geometry: TileGeometry, notes: list[str], most: int
 ) -> tuple[Layout, Frame]:
     rows = find_rows(geometry, frame)
     flowers = flower_mass(tiles, rows)
@@ -127,7 +130,9 @@ def _read_in(
         segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart, flowers)
         for r, row in enumerate(rows)
     ]
-    hand_rows, crowded, askew = select_hand_rows(rows, segmented, tiles, kinds, geometry, frame)
+    hand_rows, crowded, askew, kept_out = select_hand_rows(
+        rows, segmented, tiles, kinds, geometry, frame, most
+    )
     groups: list[Group] = []
     for r, row in enumerate(rows):
         if r in hand_rows:
@@ -154,10 +159,20 @@ def _read_in(
                 "tiles lie apart from the hand and were left out",
             )
         )
-    groups, lone_crosswise = _lone_crosswise_tile(groups, kinds, hand_rows)
+    groups, lone_crosswise = _lone_crosswise_tile(groups, kinds, hand_rows, most)
     misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
-    groups, guesses = fit_count(groups, rows, tiles, flowers)
-    groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
+    groups, guesses = fit_count(groups, rows, tiles, flowers, most)
+    ambiguity = None
+    waiting = hand_count(groups) == WAITING_TILES
+    if waiting and _set_apart(groups, apart) >= WINNING_TILE_GAP:
+        # A tile set apart as a win's winning tile is, in a hand of 13: one of its tiles
+        # unseen? (Thirteen tiles as held stand at most 0.18 widths apart in the renders.)
+        ambiguity = APART_IN_THIRTEEN
+        warnings.append(ambiguity)
+    if not waiting:
+        # Thirteen tiles are a hand waiting to win: the tile a win would set apart has not
+        # come, so a lone tile apart is one of the thirteen.
+        groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
     groups, recast = melds_without_crosswise_tile(groups, geometry, frame)
     if recast:
         warnings.append(
@@ -187,12 +202,16 @@ def _read_in(
         ambiguity = counted(
             len(misfits), "a tile among the hand fits no meld", "tiles among the hand fit no meld"
         )
+    if kept_out and waiting and ambiguity is None:
+        # 13 tiles and, within reach and in line, tiles the count kept out: a win whose
+        # true tile a false one (or a tile left unseen) kept out of the count?
+        ambiguity = KEPT_OUT_OF_THIRTEEN
     crowded_out = sum(len(rows[r]) for r in crowded)
     if crowded_out and ambiguity is None:
         ambiguity = counted(
             crowded_out,
-            "a tile in line with the hand was left out: it had 14",
-            "tiles in line with the hand were left out: it had 14",
+            f"a tile in line with the hand was left out: it had {most}",
+            f"tiles in line with the hand were left out: it had {most}",
         )
     found = Layout(
         groups=tuple(groups),
@@ -206,13 +225,20 @@ def _read_in(
     return found, frame
 
 
+# The scene engine lays a win's winning tile 0.3-1.2 tile widths apart, "a third of a tile or
+# more" (`_choose_winning`); a lone tile that far apart in a hand of 13 looks like a win's.
+WINNING_TILE_GAP = 1 / 3
+APART_IN_THIRTEEN = (
+    "a tile stands apart as a winning tile does, yet the hand counts 13: one unseen?"
+)
+KEPT_OUT_OF_THIRTEEN = "tiles beside a hand of 13 were left out by the count: it may be a win"
 LONE_CROSSWISE_TAKEN = "a lone crosswise tile taken among the hand's tiles: it was one short"
 
 
 def _lone_crosswise_tile(
-    groups: list[Group], kinds: list[str], hand_rows: set[int]
+    groups: list[Group], kinds: list[str], hand_rows: set[int], most: int
 ) -> tuple[list[Group], bool]:
-    """A hand one tile short whose only misfit is one lone sideways tile takes that tile
+    """A hand one tile short (of `most`) whose only misfit is one lone sideways tile takes that tile
     among its concealed ones: the winning tile laid down crosswise, apart (a real-face 1p
     flagged sideways on a row of its own, the hand 13), or a concealed tile laid askew in
     the hand's row (a real-face pair's 1p at 30 degrees beside the melds). An added kong's
@@ -222,9 +248,21 @@ def _lone_crosswise_tile(
     if len(strays) != 1 or len(strays[0].tiles) != 1 or kinds[strays[0].tiles[0]] != "S":
         return groups, False
     lone = strays[0]
-    if hand_count(groups) + 1 != HAND_TILES:
+    if hand_count(groups) + 1 != most:
         return groups, False
     return [Group("concealed", g.tiles, g.row) if g is lone else g for g in groups], True
+
+
+def _set_apart(groups: list[Group], apart: dict[int, float]) -> float:
+    """How far the lone tile most clearly set apart from the concealed tiles (as a win's
+    winning tile is) stands from its row neighbours, in tile widths (in a row of its own:
+    2); 0 when no tile stands alone."""
+    loose = [g for g in groups if g.role == "concealed"]
+    if not loose:
+        return 0.0
+    main = max(loose, key=lambda g: len(g.tiles))
+    singles = [g for g in loose if len(g.tiles) == 1 and g is not main]
+    return max((min(apart.get(g.tiles[0], np.inf), 2.0) for g in singles), default=0.0)
 
 
 def _choose_winning(

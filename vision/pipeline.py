@@ -20,7 +20,14 @@ from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, WINDS
 from vision.decode import Decoded, decode
 from vision.geometry import meld_log_likelihood
 from vision.hand_rows import HAND_TILES, counted, hand_count
-from vision.layout import HAND_ROLES, Layout, layout, role_of_each, runs_along
+from vision.layout import (
+    HAND_ROLES,
+    WAITING_TILES,
+    Layout,
+    layout,
+    role_of_each,
+    runs_along,
+)
 from vision.load import Photo, load_photo
 from vision.registry import model_card, require
 from vision.tileset import TileSet, TileSetError
@@ -91,6 +98,10 @@ FALSE_CLAIM = "a crosswise tile in a meld that is none was taken as upright"
 FAINT_LONE_TILE = "a faint detection was left out of the hand: with it no legal hand was read"
 TOO_MANY_COPIES = "the photo shows more than four of one tile: some are misread"
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
+THIRTEEN_AFTER_ALL = (
+    "read as 13 tiles waiting to win, a tile near them left out: with it no win was read "
+    "that the tiles as read allow"
+)
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
 )
@@ -135,12 +146,22 @@ class Recognition:
         """A review reason the score may be wrong for, not only which flower a flower is."""
         return doubts_score(self.review_reasons)
 
+    @property
+    def waits(self) -> list[Json] | None:
+        """For a hand of 13 tiles waiting to win, the score's `waits` (each tile that
+        completes it, the win on it scored on a discard and self-drawn); None otherwise."""
+        if not self.decoded.waiting or self.decoded.hand is None or self.score is None:
+            return None
+        found: list[Json] = self.score.get("waits") or []
+        return found
+
     def to_json(self) -> Json:
         return {
             "tiles": _tiles_json(self.tiles, self.layout, self.decoded),
             "melds": self.decoded.melds,
             "hand": self.decoded.hand,
             "score": self.score,
+            "waits": self.waits,
             "warnings": self.warnings,
             "review": self.review,
             "review_reasons": self.review_reasons,
@@ -302,17 +323,29 @@ def interpret(
             tiles, found = turned, again
     clock = _lap(timings, "layout", clock)
     decoded = decode(tiles, found, checked)
-    if decoded.hand is None and (unclaimed := _false_claims(tiles, found)).any():
-        # No legal hand, and a "meld" whose tiles surely make none: its crosswise flag may be
-        # false (N F F of a real-face seven pairs read as a claimed meld).
+    # No legal win (none at all, or 13 tiles waiting: a win with a tile lost, or one too many
+    # that put a true tile out of the count) is read again on the guesses below; a guess is
+    # kept where it gives a legal hand, a win before a hand waiting to win.
+    if _no_win(decoded) and (unclaimed := _false_claims(tiles, found)).any():
+        # A "meld" whose tiles surely make none: its crosswise flag may be false (N F F of a
+        # real-face seven pairs read as a claimed meld).
         upright = replace(tiles, sideways=tiles.sideways & ~unclaimed)
         again = layout(upright)
         redone = decode(upright, again, checked)
-        if redone.hand is not None:
+        if _better(redone, decoded):
             tiles, found, decoded = upright, _noted(again, FALSE_CLAIM), redone
-    if decoded.hand is None and (retry := _without_a_faint_lone_tile(tiles, found, checked)):
+    retry = _without_a_faint_lone_tile(tiles, found, checked) if _no_win(decoded) else None
+    if retry is not None and _better(retry[2], decoded):
         tiles, found, decoded = retry
         found = _noted(found, FAINT_LONE_TILE)
+    if _counted(found) != WAITING_TILES and _doubtful_win(decoded):
+        # The tiles the count let in make no win the tiles read allow: read at most 13, a
+        # hand waiting to win, for a tile near it (a discard, a misread flower) may have
+        # joined it as the 14th. Kept where the tiles read allow that hand.
+        again = layout(tiles, WAITING_TILES)
+        redone = decode(tiles, again, checked)
+        if redone.hand is not None and redone.plausibility >= REVIEW_PLAUSIBILITY:
+            found, decoded = _noted(again, THIRTEEN_AFTER_ALL), redone
     clock = _lap(timings, "decode", clock)
     warnings = [*found.warnings, *(w for w in decoded.warnings if w not in found.warnings)]
     cut_off = image_size is not None and _touches_edge(tiles, image_size)
@@ -325,6 +358,26 @@ def interpret(
     return Recognition(tiles, found, decoded, scored, warnings, bool(reasons), reasons, timings)
 
 
+def _doubtful_win(decoded: Decoded) -> bool:
+    """No legal hand, or a win only where the rules overruled a confident tile reading (of
+    the wins so read on held-out designs' photos, 1 in 9 was right)."""
+    return decoded.hand is None or (
+        not decoded.waiting and decoded.plausibility < REVIEW_PLAUSIBILITY
+    )
+
+
+def _no_win(decoded: Decoded) -> bool:
+    return decoded.hand is None or decoded.waiting
+
+
+def _better(redone: Decoded, decoded: Decoded) -> bool:
+    """A guess's reading is kept over the first where it reads a hand and the first none,
+    or a win and the first a hand waiting to win."""
+    if redone.hand is None:
+        return False
+    return decoded.hand is None or (decoded.waiting and not redone.waiting)
+
+
 def _noted(found: Layout, guess: str) -> Layout:
     """`found` read again on a guess: the guess among its warnings and, unless the layout
     has one already, its ambiguity (so the photo is flagged)."""
@@ -335,12 +388,14 @@ def _without_a_faint_lone_tile(
     tiles: Tiles, found: Layout, context: Mapping[str, Any]
 ) -> tuple[Tiles, Layout, Decoded] | None:
     """The tiles, layout and decoding with one faint tile of the hand left out (the faintest
-    first) when that gives a legal hand; None when none does. Left out as faint strays are:
+    first) when that gives a legal hand (a win, where the hand as read waits); None when none
+    does. Left out as faint strays are:
     found too faintly to report. A faint lone tile may have taken a true one's place; any
     faint tile of a hand past 14 may be a false one (held-out KDE and training-source hands
     at 15 with a false tile found at 0.31-0.36 in a meld or beside it)."""
     hand = [g for g in found.groups if g.role in HAND_ROLES]
     past_14 = _counted(found) > HAND_TILES
+    waiting = _counted(found) == HAND_TILES - 1
     faint = [
         t
         for g in hand
@@ -352,7 +407,7 @@ def _without_a_faint_lone_tile(
         rest = tiles[np.arange(len(tiles)) != tile]
         again = layout(rest)
         decoded = decode(rest, again, context)
-        if decoded.hand is not None:
+        if decoded.hand is not None and not (waiting and decoded.waiting):
             return rest, again, decoded
     return None
 
@@ -667,7 +722,9 @@ def review_reasons(
         # Flowers read as white dragons among the discards (on a held-out GNOME photo, the
         # hand's pair of P and three flowers apart read P) passed as a hand without them.
         reasons.append(TOO_MANY_COPIES)
-    if scored is not None and not scored.get("valid", True):
+    # A hand waiting to win is no win (`valid` false), only one that waits on nothing is.
+    waits = scored is not None and decoded.waiting and bool(scored.get("waits"))
+    if scored is not None and not scored.get("valid", True) and not waits:
         reasons.append(f"the scorer rejects the hand: {scored.get('error')}")
     return reasons
 

@@ -4,7 +4,8 @@
 concealed tiles, next to this many exposed melds, be a complete MCR hand?" in microseconds, so
 the decoder can try thousands of readings. Shapes (和牌型): four sets and a pair, seven pairs
 (七对), thirteen orphans (十三幺), honours and knitted tiles (全不靠), knitted straight (组合龙)
-with a set and a pair.
+with a set and a pair. `waits_of` answers the same for 13 tiles, one short of a win (听牌):
+which tiles would complete them.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import permutations
 
-from scoring.tiles import PLAYING
+from scoring.tile_index import CODES
+from scoring.tiles import COPIES, PLAYING
+from scoring.waits import completing
 
 Counts = tuple[int, ...]  # 34 counts in PLAYING order
 
 _INDEX = {code: i for i, code in enumerate(PLAYING)}
 _HONOURS = range(27, 34)
+_TO_SCORING = tuple(CODES.index(code) for code in PLAYING)  # scoring.tile_index numbers
+_FROM_SCORING = tuple(PLAYING.index(code) for code in CODES)
 _ORPHANS = tuple(_INDEX[c] for c in ("1m", "9m", "1p", "9p", "1s", "9s", *PLAYING[27:]))
 # 组合龙: 147 / 258 / 369 in three different suits.
 _KNITTED = tuple(
@@ -50,6 +55,29 @@ def is_winning(concealed: Counts, melds: int) -> bool:
     ):
         return True
     return melds <= 1 and _knitted_straight(concealed, sets)
+
+
+@lru_cache(maxsize=65536)
+def waits_of(concealed: Counts, melds: int) -> frozenset[int]:
+    """Tiles (PLAYING indices) that complete the concealed tiles of a hand of 13 (3 fewer for
+    each of its `melds` exposed sets) into any MCR winning shape, a fifth copy not ruled out
+    here.
+
+    `scoring.waits.completing` is the authority; this keeps its answers in PLAYING order and
+    caches them: the decoder asks for thousands of readings, many alike (about 35 us each
+    the first time, under 1 us again).
+    """
+    counts = [0] * len(CODES)
+    for i, n in enumerate(concealed):
+        if n:
+            counts[_TO_SCORING[i]] = n
+    return frozenset(_FROM_SCORING[t] for t in completing(counts, melds))
+
+
+def is_waiting(concealed: Counts, melds: int, held: Counts) -> bool:
+    """13 tiles wait on some tile of which the hand (`held`: its concealed and melded tiles,
+    PLAYING order) holds fewer than four: a win on a fifth copy is none."""
+    return any(held[t] < COPIES for t in waits_of(concealed, melds))
 
 
 def _sets_and_pair(counts: Counts, sets: int) -> bool:

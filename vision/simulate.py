@@ -95,7 +95,8 @@ def lay_out_hand(
     winning_gap: float = 0.6,
     tile_width: float = 60.0,
 ) -> list[dict[str, Any]]:
-    """Annotations (scene-generator style) for a hand laid out flat as the rule book says.
+    """Annotations (scene-generator style) for a hand laid out flat as the rule book says; a
+    hand waiting to win (no `winning_tile`) as a player shows it, no tile set apart.
 
     arrangement: "melds_right", "melds_left" or "melds_below" (a second row); kong_style for a
     concealed kong: "ends" (two ends face-down) or "all" (four face-down). The whole table is
@@ -123,8 +124,9 @@ def lay_out_hand(
             x = place(items, x, 0.0) + 0.4 * w
         x += 0.4 * w
     x = place(concealed, x, 0.0)
-    winning: list[Slot] = [(str(hand["winning_tile"]), "winning", False, False, None)]
-    x = place(winning, x + winning_gap * w, 0.0)
+    if hand.get("winning_tile") is not None:  # none in a hand waiting to win
+        winning: list[Slot] = [(str(hand["winning_tile"]), "winning", False, False, None)]
+        x = place(winning, x + winning_gap * w, 0.0)
     if arrangement == "melds_right":
         x += 0.8 * w
         for items in melds:

@@ -199,6 +199,19 @@ def declared_win(
     return builder.out
 
 
+WIN_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")
+
+
+def without_winning_tile(hand: dict[str, Any], placements: list[Placement]) -> list[Placement]:
+    """A hand waiting to win (听牌) as a player shows it: a declared win's tiles less the
+    winning tile, which has not come yet, so nothing lies apart. `hand` loses its
+    `winning_tile` and the flags of one win, and is then the Hand JSON of 13 tiles."""
+    hand.pop("winning_tile", None)
+    for flag in WIN_FLAGS:
+        hand.pop(flag, None)
+    return [p for p in placements if p.role != "winning"]
+
+
 def _far_edge(placements: list[Placement], style: TileStyle) -> float:
     """The largest y any of these flat tiles reaches (their skew allowed for)."""
     reach = np.hypot(style.width, style.height) / 2

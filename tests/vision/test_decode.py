@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from scoring.tiles import PLAYING
 from vision.decode import decode, kept_sorted
 from vision.layout import layout
 from vision.looks import LOOK_H, LOOK_W, SHIFT
@@ -204,11 +205,82 @@ def test_hidden_concealed_kong_without_context_is_not_guessed() -> None:
 
 def test_wrong_tile_count_says_so() -> None:
     tiles, ann = _tiles()
-    keep = np.array([a["role"] != "concealed" or a["code"] != "1m" for a in ann])
+    keep = np.array([a["role"] != "concealed" or a["code"] not in ("1m", "2m") for a in ann])
     fewer = tiles[keep]
     decoded = decode(fewer, layout(fewer))
-    assert decoded.hand is None
-    assert any("13 hand tiles" in w for w in decoded.warnings)
+    assert decoded.hand is None and not decoded.waiting
+    assert any("12 hand tiles" in w for w in decoded.warnings)
+
+
+WAITING: dict[str, Any] = {
+    "melds": HAND["melds"],
+    "concealed": ["1m", "2m", "3m", "7p", "8p", "9s", "9s"],  # waits on 6p and 9p
+    "flowers": ["2h"],
+}
+
+
+def _waits(hand: dict[str, Any]) -> tuple[str, ...]:
+    from scoring import parse_waiting
+    from scoring.waits import winning_tiles
+
+    return winning_tiles(parse_waiting(hand))
+
+
+def test_thirteen_tiles_read_as_a_hand_waiting_to_win() -> None:
+    tiles, _ = _tiles(WAITING)
+    decoded = decode(tiles, layout(tiles), {"seat_wind": "S"})
+    assert decoded.waiting and decoded.hand is not None
+    assert decoded.hand["winning_tile"] is None
+    assert sorted(decoded.hand["concealed"]) == sorted(WAITING["concealed"])
+    assert {m["type"] for m in decoded.hand["melds"]} == {"chow", "pung"}
+    assert decoded.hand["seat_wind"] == "S" and decoded.hand["flowers"] == ["2h"]
+    assert "self_drawn" not in decoded.hand  # a flag of one win: each wait is scored both ways
+    assert _waits(decoded.hand) == ("6p", "9p")
+    assert decoded.changes == [] and decoded.confidence > 0.99
+
+
+def test_a_misread_tile_of_a_waiting_hand_is_read_as_the_tile_that_leaves_it_waiting() -> None:
+    tiles, ann = _tiles(WAITING)
+    eight = next(i for i, a in enumerate(ann) if a["code"] == "8p")
+    _misread(tiles, eight, "8s", "8p", 0.7)  # 1m2m3m 7p 8s 9s9s waits on nothing
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.waiting and decoded.hand is not None
+    assert sorted(decoded.hand["concealed"]) == sorted(WAITING["concealed"])
+    (change,) = decoded.changes
+    assert (change.tile, change.read, change.chosen) == (eight, "8s", "8p")
+    assert decoded.plausibility < 1.0
+
+
+def test_a_waiting_hand_of_seven_pairs_is_corrected_too() -> None:
+    pairs = ["1m", "1m", "4p", "4p", "9p", "9p", "3s", "3s", "E", "E", "C", "C", "7s"]
+    hand = {"melds": [], "concealed": pairs, "flowers": []}
+    tiles, ann = _tiles(hand)
+    single = next(i for i, a in enumerate(ann) if a["code"] == "4p")
+    _misread(tiles, single, "5p", "4p", 0.7)  # 4p 5p is no pair: waits on nothing
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and sorted(decoded.hand["concealed"]) == sorted(pairs)
+    assert _waits(decoded.hand) == ("7s",)
+
+
+def test_thirteen_tiles_whose_only_wait_is_a_fifth_copy_are_not_read_as_waiting() -> None:
+    # 123m 456p 789s EEEE waits only on a fifth E: the rules must overrule some sure tile.
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "E"]
+    tiles, _ = _tiles({"melds": [], "concealed": concealed})
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is None or decoded.plausibility < 0.02
+
+
+def test_a_tile_set_apart_counts_among_thirteen() -> None:
+    """Laid out as a win with one concealed tile missing: no win has 13 tiles, so the tile
+    set apart is one of a hand waiting to win."""
+    tiles, ann = _tiles()
+    one = next(i for i, a in enumerate(ann) if a["code"] == "1m")
+    fewer = tiles[np.arange(len(tiles)) != one]
+    decoded = decode(fewer, layout(fewer), {"self_drawn": True})
+    assert decoded.waiting and decoded.hand is not None
+    assert sorted(decoded.hand["concealed"]) == ["2m", "3m", "7p", "7p", "7p", "9s", "9s"]
+    assert _waits(decoded.hand) == ("1m", "4m")
+    assert any("self_drawn left out" in w for w in decoded.warnings)
 
 
 def test_flowers_are_distinct() -> None:
@@ -312,10 +384,38 @@ def test_special_shapes(tiles: str, melds: int, wins: bool) -> None:
     assert is_winning(counts_of(tiles.split()), melds) is wins
 
 
+@pytest.mark.parametrize(
+    ("tiles", "melds", "waits"),
+    [
+        ("1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m", 0, "1m 2m 3m 4m 5m 6m 7m 8m 9m"),  # 九莲宝灯
+        ("1m 1m 4p 4p 9p 9p 3s 3s E E C C 7s", 0, "7s"),  # seven pairs
+        ("1m 9m 1p 9p 1s 9s E S W N C F P", 0, "1m 9m 1p 9p 1s 9s E S W N C F P"),
+        ("1m 4m 7m 2p 5p 8p 3s 6s E S W N C", 0, "9s F P"),  # 全不靠
+        ("1m 4m 7m 2p 5p 8p 3s 6s 9s 5m", 1, "5m"),  # 组合龙 beside a declared set
+        ("4m", 4, "4m"),  # a single wait beside four melds
+        ("1m 2m 4p 6p 8p 1s 3s 5s 7s E W C F", 0, ""),  # waits on nothing
+    ],
+)
+def test_waits_of_13_tiles(tiles: str, melds: int, waits: str) -> None:
+    from vision.shape import counts_of, waits_of
+
+    got = [PLAYING[t] for t in sorted(waits_of(counts_of(tiles.split()), melds))]
+    assert got == waits.split()
+
+
+def test_a_wait_on_a_fifth_copy_is_no_wait() -> None:
+    from vision.shape import counts_of, is_waiting
+
+    held = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "E"]
+    tiles = counts_of(held)
+    assert not is_waiting(tiles, 0, tiles)  # only a fifth E completes it
+    assert is_waiting(tiles, 0, counts_of(held[:-1]))  # three held: a fourth E is a wait
+
+
 def test_melds_are_still_read_as_melds_when_no_hand_is_found() -> None:
     tiles, ann = _tiles()
-    keep = np.array([a["role"] != "concealed" or a["code"] != "1m" for a in ann])
-    fewer = tiles[keep]  # 13 tiles: no legal hand
+    keep = np.array([a["role"] != "concealed" or a["code"] not in ("1m", "2m") for a in ann])
+    fewer = tiles[keep]  # 12 tiles: no legal hand
     kept = [a for a, k in zip(ann, keep, strict=True) if k]
     five = next(i for i, a in enumerate(kept) if a["code"] == "5s")
     _misread(fewer, five, "5p", "5s")  # 4s 5p 6s is no meld

@@ -11,12 +11,13 @@ import pytest
 from api.cli import main
 from api.commands.recognize import describe
 from scoring.tiles import CLASSES
-from vision.layout import layout
+from vision.layout import APART_IN_THIRTEEN, KEPT_OUT_OF_THIRTEEN, layout
 from vision.pipeline import (
     FAINT_LONE_TILE,
     FALSE_CLAIM,
     MELD_WITHOUT_CROSSWISE_TILE,
     STRAY_MIN_CONFIDENCE,
+    THIRTEEN_AFTER_ALL,
     TOO_MANY_COPIES,
     ContextError,
     Recognizer,
@@ -53,6 +54,69 @@ def test_interpret_reads_and_scores_the_hand() -> None:
     assert len(first["box"]) == 4 and first["box"][2] > first["box"][0]
     assert data["melds"][0]["type"] == "pung" and data["melds"][0]["claimed_from"] == "opposite"
     assert set(data["timings_ms"]) >= {"layout", "decode", "score"}
+    assert data["waits"] is None  # a win
+
+
+# The hand above before its win: 13 tiles waiting on 6s and 9s.
+WAITING: dict[str, Any] = {
+    "melds": HAND["melds"],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "W", "W"],
+    "flowers": ["3h"],
+}
+
+
+def _waiting_tiles(extra: list[dict[str, Any]] | None = None) -> Tiles:
+    ann = [*lay_out_hand(WAITING), *(extra or [])]
+    return tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+
+
+def test_a_photo_of_13_tiles_answers_the_waits() -> None:
+    result = interpret(_waiting_tiles(), {"seat_wind": "W", "self_drawn": True})
+    data = result.to_json()
+    assert data["hand"]["winning_tile"] is None
+    assert sorted(data["hand"]["concealed"]) == sorted(WAITING["concealed"])
+    assert [w["tile"] for w in data["waits"]] == ["6s", "9s"]
+    assert data["waits"] == data["score"]["waits"]
+    wait = data["waits"][0]
+    assert wait["unseen"] == 4 and wait["discard"]["valid"] and wait["self_drawn"]["valid"]
+    assert data["score"]["valid"] is False
+    assert data["score"]["error"] == "not a win yet: 13 tiles waiting on 6s 9s"
+    # Read surely, 13 tiles are no reason to look; self-drawn describes one win only.
+    assert data["review"] is False and data["review_reasons"] == []
+    assert any("self_drawn left out" in w for w in data["warnings"])
+
+
+def _lone(ann: dict[str, Any], code: str, dx: float, dy: float) -> dict[str, Any]:
+    return {
+        **ann,
+        "code": code,
+        "role": "loose",
+        "corners": [[x + dx, y + dy] for x, y in ann["corners"]],
+        "bbox": [ann["bbox"][0] + dx, ann["bbox"][1] + dy, *ann["bbox"][2:]],
+    }
+
+
+def test_a_discard_that_joined_13_tiles_as_a_14th_is_left_out() -> None:
+    """A discard in line with the hand, a row nearer than reach: the count takes it as a
+    win's 14th tile, with which no win is legal; read at most 13, the hand waits."""
+    last = lay_out_hand(WAITING)[9]  # the second W, the concealed row's end
+    discard = _lone(last, "5m", 80.0, 130.0)
+    result = interpret(_waiting_tiles([discard]))
+    assert result.decoded.waiting and result.decoded.hand is not None
+    assert sorted(result.decoded.hand["concealed"]) == sorted(WAITING["concealed"])
+    assert THIRTEEN_AFTER_ALL in result.warnings
+    assert result.review  # a guess of the count's
+
+
+def test_a_win_with_a_tile_unseen_is_read_waiting_and_flagged() -> None:
+    """A concealed tile the detector missed: 13 tiles, the winning tile set apart. The hand
+    waits on the tile missed, but a tile set apart says a win was laid out."""
+    ann = [a for a in lay_out_hand(HAND) if a["code"] != "2m"]
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    result = interpret(tiles)
+    assert result.decoded.waiting and result.decoded.hand is not None
+    assert "2m" in [w["tile"] for w in result.to_json()["waits"]]
+    assert APART_IN_THIRTEEN in result.review_reasons
 
 
 def test_scattered_tiles_are_all_listed_and_flagged() -> None:
@@ -668,7 +732,8 @@ def test_a_faint_false_tile_that_leaves_no_legal_hand_is_left_out(confidence: fl
     """Fresh real-face photo 209 of bench_real_s7: a 4s found at 0.37 just below the melds,
     nearer them than the pair laid apart above, took a place in the count; the pair was
     left out and no legal hand was read. Found under STRAY_MIN_CONFIDENCE it is left out
-    and the hand read again, as a guess; found surely, it stays."""
+    and the hand read again, as a guess, a win before the 13 tiles waiting on 4s; found
+    surely, it stays, and the hand of 13 is flagged: the count kept the pair out."""
     hand = {
         "melds": [
             {"type": "pung", "tiles": [code] * 3, "claimed_from": "opposite"}
@@ -696,7 +761,9 @@ def test_a_faint_false_tile_that_leaves_no_legal_hand_is_left_out(confidence: fl
         assert FAINT_LONE_TILE in result.review_reasons
         assert len(result.tiles) == len(ann)
     else:
-        assert result.decoded.hand is None
+        assert result.decoded.waiting and result.decoded.hand is not None
+        assert result.decoded.hand["concealed"] == ["4s"]
+        assert KEPT_OUT_OF_THIRTEEN in result.review_reasons
 
 
 @pytest.mark.parametrize("confidence", [0.35, 0.45])
