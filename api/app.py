@@ -236,7 +236,8 @@ def _recognize_route(
     async def recognize(request: Request) -> Response:
         """Read a photo of a declared win: tiles (boxes in original pixels), melds, hand, score,
         warnings, the review flag, per-stage timings, model versions and the photo's SHA-256;
-        with `set`, read with that taught tile set."""
+        with `set`, read with that taught tile set. A photo of 13 tiles, a hand waiting to
+        win, answers its `waits` (each win on them scored on a discard and self-drawn)."""
         started = time.perf_counter()
         async with host.admission():
             form = await read_photo_form(request, limits, PHOTO_FIELD)

@@ -1,4 +1,5 @@
-"""`mjlens recognize PHOTO...`: read photos of declared wins, print their tiles, melds and score.
+"""`mjlens recognize PHOTO...`: read photos of declared wins, print their tiles, melds and score;
+a photo of 13 tiles, a hand waiting to win, prints what it waits on and each win's points.
 
 One photo prints as the contract says (docs/DESIGN.md). Several, as a labeler or a referee
 going through a night's wins runs it, share one loading of the models; with `--json` each
@@ -189,8 +190,10 @@ def describe(data: dict[str, Any]) -> str:
     if hand is None:
         lines.append("Hand: not read (see warnings)")
     else:
+        won = hand.get("winning_tile")
         lines.append(
-            f"Hand: concealed {' '.join(hand['concealed'])} | winning {hand['winning_tile']}"
+            f"Hand: concealed {' '.join(hand['concealed'])}"
+            f" | {f'winning {won}' if won else 'waiting to win (13 tiles)'}"
             f" | flowers {hand['flowers'] if hand['flowers'] else 'none'}"
             f" | confidence {data['confidence']:.2f}"
         )
@@ -199,7 +202,10 @@ def describe(data: dict[str, Any]) -> str:
             f"  rules changed tile #{change['tile']}: {change['read']} ({change['p_read']:.2f})"
             f" -> {change['chosen']} ({change['p_chosen']:.2f})"
         )
-    lines += _score_lines(data["score"])
+    if data.get("waits") is not None:
+        lines += _waits_lines(hand, data["score"])
+    else:
+        lines += _score_lines(data["score"])
     for warning in data["warnings"]:
         lines.append(f"warning: {warning}")
     review = "; ".join(data["review_reasons"])
@@ -207,6 +213,16 @@ def describe(data: dict[str, Any]) -> str:
         review += " (the score stands)"
     lines.append(f"Review: {'YES: ' + review if data['review'] else 'no'}")
     return "\n".join(lines)
+
+
+def _waits_lines(hand: dict[str, Any], scored: dict[str, Any]) -> list[str]:
+    """What a hand waiting to win waits on, as `mjlens score` prints it."""
+    from api.commands.score import render_waits
+    from scoring import score
+
+    ruleset = scored.get("ruleset", "mcr")
+    result = score(hand, ruleset)
+    return ["Waits: " + render_waits(result.waits or (), ruleset, result.error)]
 
 
 def _score_lines(score: dict[str, Any] | None) -> list[str]:

@@ -1,4 +1,5 @@
-// mjlens phone page: photograph a declared win, correct any tile, and score it live.
+// mjlens phone page: photograph a declared win, correct any tile, and score it live. A hand of
+// 13 tiles waiting to win shows its waits, each tappable to score the win on it.
 // Plain JS, no build step, nothing loaded from elsewhere. The page keeps its own model of
 // the hand (tiles in groups) so a corrected tile rescores through /v1/score at once; the
 // recognizer's answer only seeds that model. Tile sets (picker, teaching): sets.js.
@@ -7,7 +8,8 @@
 // ---- state -------------------------------------------------------------------------------
 
 // tile: {id, code, group: concealed|winning|flower|meld|loose, meld: key|null,
-//        box: [x1,y1,x2,y2]|null, confidence, detected: original code|null, index: detection #}
+//        box: [x1,y1,x2,y2]|null, confidence, detected: original code|null, index: detection #,
+//        assumed: true for a winning tile added from a waiting hand's waits}
 const state = {
   lang: "en", fans: new Map(), photo: null, rec: null, tiles: [], melds: [], removed: [],
   score: null, pointerIds: new Map(), picker: null, nextId: 1, seq: 0,
@@ -67,7 +69,9 @@ function buildHand() {
   flowerTiles.forEach((x, k) => pointers.set(`/flowers/${k}`, x.id));
   hand.seat_wind = $("seat_wind").value;
   hand.prevalent_wind = $("prevalent_wind").value;
-  for (const flag of CONTEXT_FLAGS) hand[flag] = $(flag).checked;
+  // A hand waiting to win takes only the flags that hold for any win: each wait is scored
+  // on a discard and self-drawn.
+  for (const flag of CONTEXT_FLAGS) if (winning || flag === "last_of_wall") hand[flag] = $(flag).checked;
   state.pointerIds = pointers;
   return hand;
 }
@@ -86,8 +90,10 @@ function setFromNotation(text) {
       g.codes.forEach((c) => state.tiles.push(newTile(c, "meld", { meld: meld.key })));
     } else g.codes.forEach((c) => loose.push(c));
   }
+  // The last tile is the winning tile, unless the hand counts 13: a hand waiting to win.
+  const count = groups.filter((g) => g.meld).length * 3 + loose.filter((c) => !isFlower(c)).length;
   let last = -1;
-  loose.forEach((c, i) => { if (!isFlower(c)) last = i; });
+  if (count !== 13) loose.forEach((c, i) => { if (!isFlower(c)) last = i; });
   loose.forEach((c, i) => {
     const group = isFlower(c) ? "flower" : i === last ? "winning" : "concealed";
     state.tiles.push(newTile(c, group));
@@ -171,7 +177,8 @@ async function rescore() {
   const hand = buildHand();
   state.badIds = null;
   const count = handCount();
-  if (count < 14 || !hand.winning_tile) {
+  const waiting = count === 13 && !hand.winning_tile; // scored for its waits
+  if (!waiting && (count < 14 || !hand.winning_tile)) {
     state.score = { problem: count < 14 ? t("need_tiles", { n: count }) : t("need_winning") };
     renderScore(); renderSheet();
     return;
@@ -294,6 +301,21 @@ function picked(code) {
     $("picker-title").textContent = t("adding", { n: handCount() });
     if (handCount() >= 14 && tilesOf("winning").length) closePicker();
   }
+  changed();
+}
+
+// A wait tapped: score the hand as if won on that tile, on a discard or self-drawn.
+function winOn(code, selfDrawn) {
+  state.tiles = state.tiles.filter((x) => !x.assumed);
+  for (const other of tilesOf("winning")) other.group = "concealed";
+  state.tiles.push(newTile(code, "winning", { assumed: true }));
+  $("self_drawn").checked = !!selfDrawn;
+  changed();
+}
+
+function backToWaits() {
+  state.tiles = state.tiles.filter((x) => !x.assumed);
+  $("self_drawn").checked = false;
   changed();
 }
 
@@ -491,6 +513,7 @@ function setup() {
   });
   for (const id of ["seat_wind", "prevalent_wind", "flowers", "ruleset", ...CONTEXT_FLAGS]) $(id).addEventListener("change", changed);
   $("print").addEventListener("click", () => { renderSheet(); window.print(); });
+  $("waits-back").addEventListener("click", backToWaits);
   fetch("v1/fans").then((r) => (r.ok ? r.json() : { fans: [] })).then((body) => {
     for (const row of body.fans || []) state.fans.set(row.id, row);
     renderScore();

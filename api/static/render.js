@@ -99,15 +99,66 @@ function renderSticky(score) {
   document.body.classList.toggle("has-sticky", !!score);
   if (!score) return;
   const valid = !score.problem && score.valid;
-  $("sticky-total").textContent = valid ? `${score.total} ${t("points")}` : "✗";
-  let note = score.problem || score.error || "";
+  $("sticky-total").textContent = valid ? `${score.total} ${t("points")}` : isWaiting(score) ? t("waits") : "✗";
+  let note = isWaiting(score) ? waitCodes(score) || t("waits_none") : score.problem || score.error || "";
   if (valid && hasMinimum(score)) note = score.meets_minimum ? "✓ ≥ 8" : "✗ < 8";
   $("sticky-min").textContent = note.length > 40 ? note.slice(0, 39) + "…" : note;
+}
+
+const isWaiting = (score) => !!score && !score.problem && Array.isArray(score.waits);
+const waitCodes = (score) => score.waits.map((w) => w.tile).join(" ");
+
+// A wait's points one way: the total, * under MCR's minimum, – where the rule set refuses it.
+function waitPoints(score) {
+  if (!score || !score.valid) return "–";
+  return String(score.total) + (hasMinimum(score) && !score.meets_minimum ? "*" : "");
+}
+
+// The waits of a hand of 13 tiles: each row scores the win on its tile when tapped (the tile
+// or its discard points: on a discard; its self-drawn points: self-drawn).
+function renderWaits(score) {
+  $("waits-back").hidden = !state.tiles.some((x) => x.assumed);
+  const box = $("waits-box");
+  box.hidden = !isWaiting(score);
+  const tbody = $("waits").querySelector("tbody");
+  tbody.textContent = "";
+  if (box.hidden) return;
+  const waits = score.waits;
+  const unseen = waits.reduce((n, w) => n + w.unseen, 0);
+  $("waits-note").textContent = waits.length ? t("waits_hint", { n: waits.length, unseen }) : score.error || t("waits_none");
+  $("waits").hidden = !waits.length;
+  let under = false;
+  for (const w of waits) {
+    const tr = document.createElement("tr");
+    tr.dataset.tile = w.tile;
+    const cell = () => tr.appendChild(document.createElement("td"));
+    const tile = tileButton(w.tile, "wait");
+    tile.addEventListener("click", () => winOn(w.tile, false));
+    cell().appendChild(tile);
+    const count = cell();
+    count.className = "num";
+    count.textContent = t("unseen_n", { n: w.unseen });
+    for (const [way, selfDrawn] of [["discard", false], ["self_drawn", true]]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "pts " + way;
+      b.textContent = waitPoints(w[way]);
+      b.disabled = !(w[way] && w[way].valid);
+      b.addEventListener("click", () => winOn(w.tile, selfDrawn));
+      const td = cell();
+      td.className = "num";
+      td.appendChild(b);
+      under = under || b.textContent.endsWith("*");
+    }
+    tbody.appendChild(tr);
+  }
+  $("waits-under").hidden = !under;
 }
 
 function renderScore() {
   const score = state.score;
   renderSticky(score);
+  renderWaits(score);
   const tbody = $("fans").querySelector("tbody");
   tbody.textContent = "";
   $("excluded").textContent = "";
@@ -116,6 +167,7 @@ function renderScore() {
   const err = $("score-error");
   err.hidden = true;
   if (!score) { $("total-points").textContent = "—"; return; }
+  if (isWaiting(score)) { $("total-points").textContent = "—"; return; }
   if (score.problem || !score.valid) {
     $("total-points").textContent = "✗";
     err.hidden = false;
@@ -165,7 +217,8 @@ function fanName(id) {
 function corrections() {
   const out = [];
   for (const tile of state.tiles) {
-    if (tile.detected && tile.code !== tile.detected) out.push(t("corrected", { i: tile.index, from: tile.detected, to: tile.code }));
+    if (tile.assumed) out.push(t("assumed", { to: tile.code }));
+    else if (tile.detected && tile.code !== tile.detected) out.push(t("corrected", { i: tile.index, from: tile.detected, to: tile.code }));
     else if (state.photo && !tile.detected && state.rec) out.push(t("added", { to: tile.code }));
   }
   for (const code of state.removed) out.push(t("removed", { from: code }));
@@ -213,7 +266,8 @@ function renderSheet() {
     tr.children[2].textContent = fan.points * (fan.count || 1);
     body.appendChild(tr);
   }
-  $("sheet-total").textContent = score && score.valid ? `${t("total")}: ${score.total} ${t("points")}` : t("invalid");
+  $("sheet-total").textContent = score && score.valid ? `${t("total")}: ${score.total} ${t("points")}`
+    : isWaiting(score) ? `${t("waits")}: ${waitCodes(score) || t("none")}` : t("invalid");
   const list = $("sheet-corrections");
   list.textContent = "";
   const fixes = corrections();

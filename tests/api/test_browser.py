@@ -108,6 +108,11 @@ def flower_doubt_server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def waiting_server() -> Iterator[str]:
+    yield from _serve("create_waiting_app", "readyz")
+
+
+@pytest.fixture(scope="module")
 def no_models_server() -> Iterator[str]:
     yield from _serve("create_no_models_app", "healthz")
 
@@ -393,6 +398,63 @@ def test_only_mcr_speaks_of_the_8_point_minimum(server: str, browser: Any) -> No
     _wait(browser, lambda d: _total(d) == "0")
     assert "8" not in said(browser, "minimum") + said(browser, "sticky-min")
     _assert_no_script_errors(browser)
+
+
+def _wait_rows(driver: Any) -> list[str]:
+    return [
+        str(row.get_attribute("data-tile"))
+        for row in driver.find_elements("css selector", "#waits tbody tr")
+    ]
+
+
+def test_a_photo_of_13_tiles_shows_its_waits_and_scores_a_win_on_one(
+    waiting_server: str, browser: Any
+) -> None:
+    """A third of real photos of hands show 13 tiles: the page lists what the hand waits on,
+    and a wait tapped scores the win on it, on a discard or (its self-drawn points) drawn."""
+    from scoring import score
+    from tests.api.fakes import replay_body, waiting_body
+
+    body = waiting_body(replay_body({}, "mcr", ""), "mcr")
+    hand = _page_hand({**body["hand"], "winning_tile": None})
+    for flag in ("self_drawn", "last_tile", "kong_replacement", "robbing_kong"):
+        hand.pop(flag)
+    want = score(hand).to_json()["waits"]
+    browser.get(waiting_server)
+    _click(browser, "#sample")
+    _wait(browser, lambda d: len(_wait_rows(d)) == len(want))
+    browser.execute_script("document.getElementById('waits-box').scrollIntoView()")
+    _shot(browser, "8-waits")
+    assert _wait_rows(browser) == [w["tile"] for w in want]
+    first = want[0]
+    row = f'#waits tr[data-tile="{first["tile"]}"]'
+    shown = browser.find_element("css selector", f"{row} .pts.discard").text
+    assert shown == str(first["discard"]["total"])
+    assert _total(browser) == "—"
+
+    _click(browser, f"{row} .tile")  # on a discard
+    won = {**hand, "winning_tile": first["tile"], "self_drawn": False}
+    _wait(browser, lambda d: _total(d) == _expected_total(won))
+    assert not browser.find_element("id", "waits-box").is_displayed()
+    _shot(browser, "9-won-on-a-wait")
+
+    _click(browser, "#waits-back")
+    _wait(browser, lambda d: len(_wait_rows(d)) == len(want))
+    _click(browser, f"{row} .pts.self_drawn")
+    drawn = {**won, "self_drawn": True}
+    _wait(browser, lambda d: _total(d) == _expected_total(drawn))
+    assert browser.find_element("id", "self_drawn").is_selected()
+    assert _expected_total(drawn) == str(first["self_drawn"]["total"])
+    sheet = browser.execute_script(
+        "return document.getElementById('sheet-corrections').textContent"
+    )
+    assert f"won on {first['tile']}" in sheet
+
+    _click(browser, "#waits-back")
+    _click(browser, "#lang")
+    _wait(browser, lambda d: d.find_element("css selector", "#waits-box h3").text == "听牌")
+    _assert_no_script_errors(browser)
+    _click(browser, "#lang")
 
 
 def test_without_models_the_sample_says_so_and_manual_entry_scores(
