@@ -6,8 +6,9 @@
 Renders `--n` photos of the scene engine's `no_tiles` kind (a seed training never used) into
 `--data` unless they are there, reads each with the shipped pipeline as `mjlens recognize`
 does, and counts what comes back as a tile: per photo, the tiles of the recognition JSON and
-the detections behind them; per kind of thing on the table, the photos that showed one. The
-peer `mahjong-detector` reads the same photos in the same run when `--peer-python` is given.
+the detections behind them. Each table carries 4-13 things, about half of them look-alikes
+(`datasets/scene/lookalikes.py`: keyboards are two in eleven of those). The peer
+`mahjong-detector` reads the same photos in the same run when `--peer-python` is given.
 """
 
 from __future__ import annotations
