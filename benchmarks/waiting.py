@@ -182,7 +182,7 @@ def _share(flags: list[bool]) -> float:
 
 
 def evaluate(args: argparse.Namespace) -> Json:
-    recognizer = Recognizer()
+    recognizer = Recognizer(detector_path=args.detector)
     summary: Json = {}
     photos: Json = {}
     for version in VERSIONS:
@@ -218,6 +218,7 @@ def main() -> None:
     e.add_argument("--data", required=True)
     e.add_argument("--n", type=int, default=None)
     e.add_argument("--ruleset", default="mcr")
+    e.add_argument("--detector", help="detector ONNX (default: the shipped one)")
     e.add_argument("--cache", help="keep each photo's detected and classified tiles here")
     e.add_argument("--report", help="write every photo's row here (JSON)")
     args = parser.parse_args()
