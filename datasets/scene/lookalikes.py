@@ -115,6 +115,19 @@ def _stamp(
     np.maximum(shadow[y0:y1, x0:x1], alpha, out=shadow[y0:y1, x0:x1])
 
 
+Piece = tuple[np.ndarray, np.ndarray, np.ndarray, float]  # patch, mask, centre, turn
+
+
+def _stamp_all(pieces: list[Piece]) -> Draw:
+    """A Draw that lays several things (dominoes of a chain, cards of a hand) in order."""
+
+    def draw(img: np.ndarray, shadow: np.ndarray) -> None:
+        for patch, mask, at, turn in pieces:
+            _stamp(img, shadow, patch, mask, at, turn)
+
+    return draw
+
+
 def _canvas(w_mm: float, h_mm: float, mm: float) -> tuple[np.ndarray, np.ndarray]:
     w, h = max(4, round(w_mm * mm)), max(4, round(h_mm * mm))
     return np.zeros((h, w, 3), np.uint8), np.zeros((h, w), np.uint8)
@@ -255,7 +268,7 @@ def _dominoes(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
     chain = rng.random() < 0.5
     angle = rng.uniform(0, 360)
     step = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))]) * 26 * mm
-    pieces = []
+    pieces: list[Piece] = []
     for i in range(n):
         patch, mask = _domino_patch(rng, mm, body, ink)
         if chain:
@@ -264,11 +277,7 @@ def _dominoes(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
             at, turn = c + rng.normal(0, 40 * mm, 2), rng.uniform(0, 360)
         pieces.append((patch, mask, at, turn))
 
-    def draw(img: np.ndarray, shadow: np.ndarray) -> None:
-        for patch, mask, at, turn in pieces:
-            _stamp(img, shadow, patch, mask, at, turn)
-
-    return draw
+    return _stamp_all(pieces)
 
 
 def _suit_mark(
@@ -385,7 +394,7 @@ def _cards(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
     back = (160.0, 40.0, 30.0) if rng.random() < 0.5 else (40.0, 40.0, 170.0)
     fan = rng.random() < 0.4
     base = rng.uniform(0, 360)
-    pieces = []
+    pieces: list[Piece] = []
     for i in range(n):
         down = rng.random() < 0.3
         patch, mask = _card_patch(rng, mm, back if down else None)
@@ -397,11 +406,7 @@ def _cards(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
             at, turn = c + rng.normal(0, 50 * mm, 2), rng.uniform(0, 360)
         pieces.append((patch, mask, at, turn))
 
-    def draw(img: np.ndarray, shadow: np.ndarray) -> None:
-        for patch, mask, at, turn in pieces:
-            _stamp(img, shadow, patch, mask, at, turn)
-
-    return draw
+    return _stamp_all(pieces)
 
 
 def _chips(rng: np.random.Generator, c: np.ndarray, mm: float) -> Draw:
