@@ -87,23 +87,27 @@ def context_of(hand: Json) -> Json:
     return context
 
 
-def canonical(hand: Json | None) -> str:
-    """Order-free form of a Hand JSON: melds and tiles sorted, default fields dropped."""
+def canonical(hand: Json | None, *, claims: bool = True, context: bool = True) -> str:
+    """Order-free form of a Hand JSON (a win, or a hand waiting to win with no winning
+    tile): melds and tiles sorted, default fields dropped; without `claims` the melds' claimed
+    tiles, without `context` the win's context flags."""
     if hand is None:
         return "null"
     melds = []
     for meld in hand.get("melds", []):
         m = {k: v for k, v in meld.items() if not (k == "concealed" and v is False)}
         m.pop("tile_indices", None)
+        if not claims:
+            m.pop("claimed_tile", None)
         m["tiles"] = sorted(m["tiles"])
         melds.append(json.dumps(m, sort_keys=True))
     flowers = hand.get("flowers", [])
     out = {
         "melds": sorted(melds),
         "concealed": sorted(hand["concealed"]),
-        "winning_tile": hand["winning_tile"],
+        "winning_tile": hand.get("winning_tile"),
         "flowers": sorted(flowers) if isinstance(flowers, list) else flowers,
-        **{k: hand.get(k, False) for k in CONTEXT_FIELDS},
+        **({k: hand.get(k, False) for k in CONTEXT_FIELDS} if context else {}),
     }
     return json.dumps(out, sort_keys=True)
 

@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recognize import context_of, models_read
+from benchmarks.recognize import canonical, context_of, models_read
 from scoring import score
 from vision.decode import decode
 from vision.pipeline import Recognition, Recognizer, interpret
@@ -82,25 +82,9 @@ def render(out: Path, n: int, sources: list[str], size: int, seed: int) -> None:
 
 
 def hand_key(hand: Json | None) -> str:
-    """Order-free form of a Hand JSON (a win or a hand waiting to win)."""
-    if hand is None:
-        return "null"
-    melds = []
-    for meld in hand.get("melds", []):
-        m = {k: v for k, v in meld.items() if not (k == "concealed" and v is False)}
-        m.pop("tile_indices", None)
-        m.pop("claimed_tile", None)  # the generator does not always name it
-        melds.append(json.dumps({**m, "tiles": sorted(m["tiles"])}, sort_keys=True))
-    flowers = hand.get("flowers", [])
-    return json.dumps(
-        {
-            "melds": sorted(melds),
-            "concealed": sorted(hand["concealed"]),
-            "winning_tile": hand.get("winning_tile"),
-            "flowers": sorted(flowers) if isinstance(flowers, list) else flowers,
-        },
-        sort_keys=True,
-    )
+    """Order-free form of a Hand JSON, claims and win context aside (the generator does not
+    always name a meld's claimed tile)."""
+    return canonical(hand, claims=False, context=False)
 
 
 def waits_key(waits: list[Json] | None) -> str:
