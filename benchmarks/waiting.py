@@ -24,11 +24,8 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 
 import cv2
 import numpy as np
@@ -45,26 +42,13 @@ Json = dict[str, Any]
 VERSIONS = ("waiting", "win")
 
 
-@contextmanager
-def waiting_hands() -> Iterator[None]:
-    """Within it, `render_scene`'s declared wins are drawn as hands waiting to win."""
-    from datasets.scene import render as scene_render
-    from datasets.scene.layout import declared_win, without_winning_tile
-
-    def lay_waiting(hand: Json, style: Any, rng: np.random.Generator) -> Any:
-        return without_winning_tile(hand, declared_win(hand, style, rng))
-
-    with patch.object(scene_render, "declared_win", lay_waiting):
-        yield
-
-
 def render_pair(seed: int, index: int, sources: tuple[str, ...], size: int) -> dict[str, Any]:
     """The photo `index` of a seeded set, as the win and as the hand waiting to win."""
     from datasets.scene import render_scene
 
     out = {"win": render_scene(np.random.default_rng([seed, index]), sources, size=size)}
-    with waiting_hands():
-        out["waiting"] = render_scene(np.random.default_rng([seed, index]), sources, size=size)
+    waiting = render_scene(np.random.default_rng([seed, index]), sources, "waiting_hand", size)
+    out["waiting"] = waiting
     return out
 
 

@@ -22,6 +22,7 @@ DEFAULT_KINDS = ("declared_win",)
 # When several kinds are asked for, declared wins stay the bulk: they are what users photograph.
 KIND_WEIGHTS = {
     "declared_win": 0.6,
+    "waiting_hand": 0.1,
     "rows": 0.15,
     "scattered": 0.15,
     "pile": 0.1,

@@ -24,9 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--kinds",
         default="declared_win",
-        help="comma-separated: declared_win, rows, scattered, pile, enrollment, no_tiles (a"
-        " table with things on it and no tiles); each may carry a weight,"
-        " e.g. declared_win:0.7,rows:0.3",
+        help="comma-separated: declared_win, waiting_hand (the win before its last tile),"
+        " rows, scattered, pile, enrollment, no_tiles (a table with things on it and no"
+        " tiles); each may carry a weight, e.g. declared_win:0.7,rows:0.3",
     )
     parser.add_argument("--size", type=int, default=1280, help="long side in pixels")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")

@@ -29,10 +29,13 @@ from datasets.scene.layout import (
     pile,
     scattered,
     table_extras,
+    without_winning_tile,
 )
 from scoring.tiles import FLOWERS, PLAYING, STANDARD_ROWS
 
-KINDS = ("declared_win", "rows", "scattered", "pile", "enrollment", "no_tiles")
+KINDS = ("declared_win", "waiting_hand", "rows", "scattered", "pile", "enrollment", "no_tiles")
+# Both lay a declared win out; a waiting hand is the same hand before its winning tile came.
+WINS = ("declared_win", "waiting_hand")
 
 
 @dataclass
@@ -59,14 +62,14 @@ def _wall(codes: frozenset[str]) -> list[str]:
 def _image_size(rng: np.random.Generator, size: int, kind: str) -> tuple[int, int]:
     ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.75, 0.15, 0.1]))
     short = round(size / ratio)
-    portrait = rng.random() < (0.15 if kind in ("declared_win", "rows", "enrollment") else 0.4)
+    portrait = rng.random() < (0.15 if kind in (*WINS, "rows", "enrollment") else 0.4)
     return (short, size) if portrait else (size, short)
 
 
 def _layout(
     kind: str, rng: np.random.Generator, style: TileStyle, codes: frozenset[str]
 ) -> tuple[list[Placement], dict[str, Any] | None]:
-    if kind == "declared_win":
+    if kind in WINS:
         hand = _random_hand(rng)
         flowers = hand.get("flowers")
         have = [f for f in FLOWERS if f in codes]
@@ -77,6 +80,8 @@ def _layout(
         elif flowers and not all(f in codes for f in flowers):
             hand["flowers"] = []  # this set has no flower tiles: none on the table
         placements = declared_win(hand, style, rng)
+        if kind == "waiting_hand":
+            placements = without_winning_tile(hand, placements)
         if rng.random() < 0.35:  # the rest of the table: other players' discards or wall
             spare = Counter(_wall(codes)) - Counter(p.code for p in placements)
             xy = np.array([p.pose.origin[:2] for p in placements])
@@ -137,7 +142,7 @@ def _camera(
     if kind == "enrollment":
         roll = rng.normal(0, 4)
     fill = rng.uniform(0.45, 0.8) if kind == "pile" else rng.uniform(0.65, 1.0)
-    if kind == "declared_win" and rng.random() < 0.08:
+    if kind in WINS and rng.random() < 0.08:
         fill = rng.uniform(1.2, 2.0)  # a close-up: part of the hand, tiles cut by the frame
     spill = rng.uniform(0.05, 0.3) if rng.random() < 0.15 else 0.0
     if kind == "enrollment":  # the whole set in the frame, as the guide asks

@@ -2,7 +2,7 @@
 --json` and POST /v1/recognize answer the hand and its waits instead of an error.
 
 The photo is rendered here from a seed: a declared win of the training sources drawn before
-its winning tile came (`benchmarks.waiting.waiting_hands`), a chow claimed, seven flowers aside.
+its winning tile came (the scene engine's `waiting_hand` kind), a chow claimed, seven flowers aside.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from benchmarks.waiting import hand_key, waiting_hands, waits_key
+from benchmarks.waiting import hand_key, waits_key
 from datasets.scene import render_scene
 from scoring import score
 from vision.registry import optional
@@ -36,8 +36,7 @@ SEED = 6  # read right and unflagged by the shipped models (seeds 0-7: 6 right, 
 
 @pytest.fixture(scope="module")
 def waiting_photo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    with waiting_hands():
-        scene = render_scene(np.random.default_rng(SEED), ("procedural",), "declared_win", 1024)
+    scene = render_scene(np.random.default_rng(SEED), ("procedural",), "waiting_hand", 1024)
     path = tmp_path_factory.mktemp("waiting") / "thirteen.jpg"
     assert cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert scene.hand is not None and scene.hand.get("winning_tile") is None

@@ -46,7 +46,7 @@ def test_same_seed_same_picture_and_labels(kind: str) -> None:
 def test_image_size_and_label_keys(kind: str) -> None:
     scene = _scene(3, kind, 400)
     assert scene.image.dtype == np.uint8 and max(scene.image.shape[:2]) == 400
-    assert (scene.hand is not None) == (kind == "declared_win")
+    assert (scene.hand is not None) == (kind in ("declared_win", "waiting_hand"))
     assert bool(scene.annotations) == (kind != "no_tiles"), "every other kind shows some tiles"
     for ann in scene.annotations:
         assert {
