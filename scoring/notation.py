@@ -94,7 +94,22 @@ def parse_notation(
         >>> parse_notation("[567m,2][999s,3][SSSS]123pCC").winning_tile
         'C'
     """
-    melds, concealed = _read(text)
+    context = {
+        "self_drawn": self_drawn, "seat_wind": seat_wind, "prevalent_wind": prevalent_wind,
+        "flowers": flowers, "last_tile": last_tile, "last_of_wall": last_of_wall,
+        "kong_replacement": kong_replacement, "robbing_kong": robbing_kong,
+    }  # fmt: skip
+    return _win(*_read(text), winning_tile, context)
+
+
+def _win(
+    melds: list[dict[str, Any]],
+    concealed: list[str],
+    winning_tile: str | None,
+    context: dict[str, Any],
+) -> Hand:
+    """The Hand of tiles read from the notation; the last concealed tile is the winning tile
+    unless one is named."""
     if winning_tile is None:
         if not concealed:
             raise HandError(
@@ -107,14 +122,9 @@ def parse_notation(
                 f"winning tile {winning_tile} is not among the 14 tiles written", "/winning_tile"
             )
         concealed.remove(winning_tile)
-    data = {
-        "melds": melds, "concealed": concealed, "winning_tile": winning_tile,
-        "self_drawn": self_drawn,
-        "seat_wind": seat_wind, "prevalent_wind": prevalent_wind, "flowers": flowers,
-        "last_tile": last_tile, "last_of_wall": last_of_wall, "kong_replacement": kong_replacement,
-        "robbing_kong": robbing_kong,
-    }  # fmt: skip
-    return parse_hand(data)
+    return parse_hand(
+        {"melds": melds, "concealed": concealed, "winning_tile": winning_tile, **context}
+    )
 
 
 def read_notation(
@@ -138,16 +148,11 @@ def read_notation(
         '4p'
     """
     melds, concealed = _read(text)
+    context = {
+        "self_drawn": self_drawn, "seat_wind": seat_wind, "prevalent_wind": prevalent_wind,
+        "flowers": flowers, "last_tile": last_tile, "last_of_wall": last_of_wall,
+        "kong_replacement": kong_replacement, "robbing_kong": robbing_kong,
+    }  # fmt: skip
     if winning_tile is None and len(concealed) + 3 * len(melds) == WAITING_TILES:
-        data = {
-            "melds": melds, "concealed": concealed, "self_drawn": self_drawn,
-            "seat_wind": seat_wind, "prevalent_wind": prevalent_wind, "flowers": flowers,
-            "last_tile": last_tile, "last_of_wall": last_of_wall,
-            "kong_replacement": kong_replacement, "robbing_kong": robbing_kong,
-        }  # fmt: skip
-        return parse_waiting(data)
-    return parse_notation(
-        text, winning_tile=winning_tile, self_drawn=self_drawn, seat_wind=seat_wind,
-        prevalent_wind=prevalent_wind, flowers=flowers, last_tile=last_tile,
-        last_of_wall=last_of_wall, kong_replacement=kong_replacement, robbing_kong=robbing_kong,
-    )  # fmt: skip
+        return parse_waiting({"melds": melds, "concealed": concealed, **context})
+    return _win(melds, concealed, winning_tile, context)
