@@ -30,7 +30,15 @@ EXTRA_KEYS = (
     "face_visibility",
     "hidden_code",
     "oblique",
+    # a recognizer's pre-labels (`mjlens label`): the detection's score for COCO's
+    # evaluation, and the classifier's top readings
+    "score",
+    "top_k",
+    "detector_score",
 )
+# The fixed, versioned class list every label file names: the 42 faces and the back, in
+# `scoring.tiles.CLASSES` order. A change of that order or membership is a new version.
+CLASS_LIST = "mjlens-tiles-1"
 CATEGORY_ID = {code: i + 1 for i, code in enumerate(CLASSES)}
 
 # (file name, width, height, Hand JSON or None, annotations[, extra image fields])

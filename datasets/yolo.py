@@ -60,6 +60,11 @@ def export_yolo(coco: Mapping[str, Any], root: str | Path, corners: bool = False
         label.parent.mkdir(parents=True, exist_ok=True)
         lines = [yolo_line(a, img["width"], img["height"], corners) for a in anns]
         label.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return write_data_yaml(root, corners)
+
+
+def write_data_yaml(root: Path, corners: bool = False) -> Path:
+    """`root/data.yaml`: the images under `root/images`, the class list's 43 names."""
     yaml = root / "data.yaml"
     names = "\n".join(f"  {i}: '{code}'" for i, code in enumerate(CLASSES))
     kpt = "kpt_shape: [4, 3]\n" if corners else ""

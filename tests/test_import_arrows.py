@@ -18,9 +18,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "vision": frozenset({"scoring"}),
     "datasets": frozenset({"scoring", "vision"}),
     "training": frozenset({"datasets", "vision", "scoring"}),
+    # labeling: the recognizer's pre-labels in the formats of datasets, corrections back
+    "labels": frozenset({"datasets", "vision", "scoring"}),
     # `mjlens synth` and the bundled sample photo render through datasets; `mjlens train` and
     # `mjlens eval` run the trainers and the benchmark as processes of their own.
-    "api": frozenset({"vision", "scoring", "datasets"}),
+    "api": frozenset({"vision", "scoring", "datasets", "labels"}),
 }
 ANYTHING = ("benchmarks", "tests")
 FIRST_PARTY = {*ALLOWED, *ANYTHING}
