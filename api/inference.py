@@ -16,9 +16,11 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from api.limits import Limits
+from api.memory import release_free_memory
 from api.problems import (
     BAD_PHOTO,
     BAD_REQUEST,
@@ -72,6 +74,25 @@ def photo_problem(exc: Exception) -> Problem | None:
     return Problem(_PHOTO_KINDS.get(status, BAD_PHOTO), str(exc), status=status, pointer="/photo")
 
 
+def _load_failure(exc: Exception) -> str:
+    """Why the models did not load, in words for a client (the log keeps the exception)."""
+    if isinstance(exc, FileNotFoundError):
+        if exc.filename:  # the OS's words ("[Errno 2] ..."): name the file instead
+            return f"the models could not be loaded: {Path(exc.filename).name} is missing"
+        return f"the models could not be loaded: {exc}"  # vision.registry's own words
+    if isinstance(exc, ImportError):
+        return "the models could not be loaded: the vision package is not installed"
+    return "the models could not be loaded (the server log says why)"
+
+
+def _trimmed(job: Callable[[Any], T], recognizer: Any) -> T:
+    """`job(recognizer)`, then the allocator's free pages back to the system."""
+    try:
+        return job(recognizer)
+    finally:
+        release_free_memory()
+
+
 class RecognizerHost:
     """Owns the one recognizer of this process, its loading state and its worker pool."""
 
@@ -115,9 +136,14 @@ class RecognizerHost:
             recognizer = self._factory()
         except Exception as exc:  # missing files, bad ONNX, vision not installed
             with self._lock:
-                self._error = f"the models could not be loaded: {type(exc).__name__}: {exc}"
+                self._error = _load_failure(exc)
                 self._loading = False
-            log.warning("%s (retrying in %.0f s)", self._error, self._limits.model_retry_s)
+            log.warning(
+                "the models could not be loaded: %s: %s (retrying in %.0f s)",
+                type(exc).__name__,
+                exc,
+                self._limits.model_retry_s,
+            )
             return
         with self._lock:
             self._recognizer = recognizer
@@ -149,18 +175,25 @@ class RecognizerHost:
 
     @asynccontextmanager
     async def admission(self) -> AsyncIterator[None]:
-        """Admit one recognize request (upload included) or answer 503 at once."""
+        """Refuse a photo request at once (503) when the line of received photos is full.
+
+        Nothing is held while the request's body streams in (api.bodies paces that): a
+        photo joins the line, and counts against `admitted`, when it is handed to `run`."""
         if self._admitted >= self._limits.admitted:
-            raise Problem(
-                BUSY,
-                f"{self._admitted} photos are already being read; try again shortly",
-                headers={"Retry-After": str(self._limits.retry_after_s)},
-            )
-        self._admitted += 1
-        try:
-            yield
-        finally:
-            self._admitted -= 1
+            raise self.busy_problem()
+        yield
+
+    def busy_problem(self) -> Problem:
+        return Problem(
+            BUSY,
+            f"{self._admitted} photos are already being read; try again shortly",
+            headers={"Retry-After": str(self._limits.retry_after_s)},
+        )
+
+    @property
+    def saturated(self) -> bool:
+        """The line of received photos is full: a photo sent now would get 503."""
+        return self._admitted >= self._limits.admitted
 
     async def recognize(
         self, data: bytes, context: Mapping[str, Any], ruleset: str
@@ -178,25 +211,36 @@ class RecognizerHost:
         recognizer = self._recognizer
         if recognizer is None:
             raise self.not_ready_problem()
+        if self._admitted >= self._limits.admitted:
+            raise self.busy_problem()
         if self._slots is None:
             self._slots = asyncio.Semaphore(self._limits.workers)
         slots = self._slots
+        self._admitted += 1
         waited = time.perf_counter()
         try:
             await asyncio.wait_for(slots.acquire(), self._limits.queue_wait_s)
-        except TimeoutError:
-            raise Problem(
-                BUSY,
-                f"all {self._limits.workers} recognizer workers stayed busy for "
-                f"{self._limits.queue_wait_s:.0f} s",
-                headers={"Retry-After": str(self._limits.retry_after_s)},
-            ) from None
+        except BaseException as exc:
+            self._admitted -= 1
+            if isinstance(exc, TimeoutError):
+                raise Problem(
+                    BUSY,
+                    f"all {self._limits.workers} recognizer workers stayed busy for "
+                    f"{self._limits.queue_wait_s:.0f} s",
+                    headers={"Retry-After": str(self._limits.retry_after_s)},
+                ) from None
+            raise
         wait_ms = (time.perf_counter() - waited) * 1000
         loop = asyncio.get_running_loop()
-        future = self._executor.submit(job, recognizer)
+        future = self._executor.submit(_trimmed, job, recognizer)
+
+        def finished() -> None:
+            slots.release()
+            self._admitted -= 1
+
         # The slot frees when the work ends, not when the client goes: a cancelled request
-        # must not let more jobs run than there are workers.
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(slots.release))
+        # must not let more jobs run than there are workers, nor more photos sit in memory.
+        future.add_done_callback(lambda _: loop.call_soon_threadsafe(finished))
         try:
             result = await asyncio.wrap_future(future)
         except Exception as exc:

@@ -35,9 +35,26 @@ class Limits:
     labels_bytes: int = 64 * 1024  # the labels JSON of a correction; 14 tiles take ~2 KB
     # Recognition runs on this many worker threads; more requests wait in line.
     workers: int = field(default_factory=_default_workers)
-    # Requests admitted to /v1/recognize at once (uploading, waiting or running): bounds the
-    # memory that buffered uploads can take (admitted * photo_bytes).
+    # Photos received in full and waiting for a worker or being read, at once: bounds the
+    # memory that received photos can take (admitted * photo_bytes). A request still
+    # uploading is not counted here; bodies in flight have caps of their own below.
     admitted: int = 24
+    # Request bodies in flight at once, in all and from one client address. A body parser
+    # spools a photo past 1 MiB to disk, so these bound sockets and tasks more than memory.
+    # When either is full, a new body takes the place of the slowest one under `body_min_rate`
+    # (a trickle); only bodies that all keep pace make a newcomer wait (503).
+    bodies: int = 64
+    client_bodies: int = 16
+    # How a body must keep coming: no gap longer than `body_idle_s`, and from
+    # `body_grace_s` on at least `body_min_rate` bytes a second on average since it began
+    # (a phone on a weak 3G link sends ~30 KB/s); all of it within `body_total_s`. A body
+    # that falls behind is cut off with 408.
+    body_idle_s: float = 15.0
+    body_grace_s: float = 10.0
+    body_min_rate: int = 1024
+    body_total_s: float = 300.0
+    # The request line and headers must arrive within this (mjlens serve's HTTP layer).
+    header_timeout_s: float = 10.0
     queue_wait_s: float = 20.0  # how long an admitted request may wait for a worker
     retry_after_s: int = 5  # the Retry-After hint on 503
     model_retry_s: float = 30.0  # how often to retry loading models that failed to load

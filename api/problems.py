@@ -46,8 +46,10 @@ BAD_JSON = Kind("bad-json", "The body is not valid JSON", 400)
 BAD_MULTIPART = Kind("bad-multipart", "The multipart form is malformed", 400)
 NOT_FOUND = Kind("not-found", "No such resource", 404)
 METHOD_NOT_ALLOWED = Kind("method-not-allowed", "Method not allowed on this resource", 405)
+REQUEST_TIMEOUT = Kind("request-timeout", "The request did not come in time", 408)
 TOO_LARGE = Kind("too-large", "Content too large", 413)
 UNSUPPORTED_MEDIA = Kind("unsupported-media-type", "Unsupported media type", 415)
+HEADERS_TOO_LARGE = Kind("headers-too-large", "Request headers too large", 431)
 INVALID_HAND = Kind("invalid-hand", "The hand is not valid Hand JSON", 422)
 INVALID_FIELD = Kind("invalid-field", "A request field is invalid", 422)
 BAD_PHOTO = Kind("bad-photo", "The photo cannot be decoded", 422)
@@ -65,8 +67,10 @@ CATALOGUE: tuple[Kind, ...] = (
     BAD_MULTIPART,
     NOT_FOUND,
     METHOD_NOT_ALLOWED,
+    REQUEST_TIMEOUT,
     TOO_LARGE,
     UNSUPPORTED_MEDIA,
+    HEADERS_TOO_LARGE,
     INVALID_HAND,
     INVALID_FIELD,
     BAD_PHOTO,
@@ -83,8 +87,10 @@ _KIND_BY_STATUS = {
     400: BAD_REQUEST,
     404: NOT_FOUND,
     405: METHOD_NOT_ALLOWED,
+    408: REQUEST_TIMEOUT,
     413: TOO_LARGE,
     415: UNSUPPORTED_MEDIA,
+    431: HEADERS_TOO_LARGE,
     422: INVALID_FIELD,
 }
 

@@ -81,20 +81,48 @@ def decode_json(body: bytes, limits: Limits) -> Any:
     except UnicodeDecodeError as exc:
         raise Problem(BAD_JSON, f"the body is not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(
+            text, parse_constant=_reject_constant, parse_int=_small_int, parse_float=_finite
+        )
     except json.JSONDecodeError as exc:
         raise Problem(
             BAD_JSON, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
-    except (RecursionError, ValueError) as exc:
+    except RecursionError:
+        raise Problem(BAD_JSON, _too_deep(limits)) from None
+    except ValueError as exc:  # raised by the hooks below, in words for the client
         raise Problem(BAD_JSON, f"invalid JSON: {exc}") from None
     if _depth(value, limits.json_depth) > limits.json_depth:
-        raise Problem(BAD_JSON, f"the JSON nests deeper than {limits.json_depth} levels")
+        raise Problem(BAD_JSON, _too_deep(limits))
     return value
 
 
+# A Hand JSON holds small counts only: longer numbers are refused before Python converts
+# them (a 5,000-digit integer would otherwise fail on the interpreter's own digit limit).
+MAX_DIGITS = 18
+
+
+def _too_deep(limits: Limits) -> str:
+    return f"the JSON is nested too deeply (more than {limits.json_depth} levels)"
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number is too long ({len(text)} characters)")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS + 8:
+        raise ValueError(f"a number is too long ({len(text)} characters)")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text} is out of range")
+    return value
 
 
 def _depth(value: Any, limit: int, level: int = 1) -> int:

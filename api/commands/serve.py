@@ -1,7 +1,9 @@
 """`mjlens serve`: the HTTP API and the phone page on one uvicorn process.
 
 One process on purpose: it loads the models once and bounds its own recognizer concurrency
-(api.limits); run several behind a proxy to use more cores.
+(api.limits); run several behind a proxy to use more cores. The HTTP layer is uvicorn's h11
+protocol as api.http11 extends it: malformed requests answered as problems, and a deadline
+on each request's head; request bodies are paced by the app (api.bodies).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("critical", "error", "warning", "info", "debug"),
         help="uvicorn log level (default info)",
     )
+    # The app factory to serve: the benchmarks and tests serve stand-in recognizers.
+    parser.add_argument("--app", default="api.app:create_app", help=argparse.SUPPRESS)
 
 
 def _check_bindable(host: str, port: int) -> None:
@@ -44,18 +48,29 @@ def _check_bindable(host: str, port: int) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from api.http11 import ProblemH11Protocol
+    from api.limits import Limits
+
     _check_bindable(args.host, args.port)
+    try:
+        limits = Limits.from_env()
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    ProblemH11Protocol.header_timeout_s = limits.header_timeout_s
     # Our own messages (models loaded, incidents) in uvicorn's style, at its level.
     logging.basicConfig(
         level=args.log_level.upper(), format="%(levelname)-9s %(name)s: %(message)s"
     )
     print(f"mjlens: serving the page and API on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(
-        "api.app:create_app",
+        getattr(args, "app", "api.app:create_app"),
         factory=True,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
         workers=1,
+        http=ProblemH11Protocol,
+        # Answers are small and computed: nothing gains from keeping idle connections long.
+        timeout_keep_alive=5,
     )
     return 0
