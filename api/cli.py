@@ -13,6 +13,7 @@ from types import ModuleType
 
 # Defined apart so that `python -m api.cli` catches the very class the commands raise.
 from api.errors import CliError
+from api.fixes import missing_module
 
 __all__ = ["COMMANDS", "CliError", "main"]
 
@@ -79,6 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as exc:  # an optional extra not installed: name its pip command
+        hint = missing_module(exc, f"mjlens {args.command}")
+        print(f"mjlens: error: {hint or f'{type(exc).__name__}: {exc}'}", file=sys.stderr)
+        return 2 if hint else 1
     except Exception as exc:  # the promise: one line, never a traceback
         print(f"mjlens: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

@@ -10,8 +10,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from api.cli import CliError
+from api.fixes import given_model, missing_models
+from api.progress import Progress, add_progress_flag, wanted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", metavar="NAME", help="read with this taught tile set (mjlens sets enroll/add)"
     )
+    add_progress_flag(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,48 +33,64 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from api.teach import asked_set
-    from scoring.tiles import CLASSES
     from vision.classify import Classifier
     from vision.looks import crop_looks
 
     if args.top < 1:
         raise CliError("--top must be at least 1")
+    from vision.registry import ModelMissingError
     from vision.tileset import TileSetError
 
+    given_model("--model", args.model)
     try:
         classifier = Classifier(args.model)
         tileset = asked_set(args.set, classifier)
+    except ModelMissingError as exc:
+        raise CliError(missing_models(("classifier",))) from exc
     except (FileNotFoundError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     failed = 0
-    for name in args.crops:
-        path = Path(name)
-        image = cv2.imread(str(path)) if path.is_file() else None
-        if image is None:
-            reason = "no such file" if not path.exists() else "not an image"
-            print(f"mjlens: error: {name}: {reason}", file=sys.stderr)
-            failed += 1
-            continue
-        if tileset is None:
-            probs = classifier.classify_crops([image])[0]
-        else:
-            crop = np.asarray(image, np.uint8)
-            read, embeddings = classifier.read_crops([crop])
-            probs = tileset.read(read, embeddings, crop_looks([crop]))[0]
-        order = np.argsort(-probs)
-        best = int(order[0])
-        if args.json:
-            alternatives = [
-                {"code": CLASSES[i], "probability": round(float(probs[i]), 4)}
-                for i in order[: args.top]
-            ]
-            record = {
-                "file": name,
-                "code": CLASSES[best],
-                "probability": round(float(probs[best]), 4),
-                "alternatives": alternatives,
-            }
-            print(json.dumps(record, ensure_ascii=False))
-        else:
-            print(f"{name}\t{CLASSES[best]}\t{probs[best]:.3f}")
+    # One crop takes milliseconds: a bar only where there are enough to wait for.
+    shown = wanted(args.progress) and len(args.crops) > 1
+    with Progress(len(args.crops), "classify", "crop", shown) as bar:
+        for name in args.crops:
+            path = Path(name)
+            image = cv2.imread(str(path)) if path.is_file() else None
+            bar.clear()
+            if image is None:
+                reason = "no such file" if not path.exists() else "not an image"
+                print(f"mjlens: error: {name}: {reason}", file=sys.stderr)
+                failed += 1
+                bar.update(failed=True)
+                continue
+            if tileset is None:
+                probs = classifier.classify_crops([image])[0]
+            else:
+                crop = np.asarray(image, np.uint8)
+                read, embeddings = classifier.read_crops([crop])
+                probs = tileset.read(read, embeddings, crop_looks([crop]))[0]
+            print(_line(name, probs, args.json, args.top), flush=bar.enabled)
+            bar.update()
     return 2 if failed else 0
+
+
+def _line(name: str, probs: Any, as_json: bool, top: int) -> str:
+    """One crop's reading: a JSON object with alternatives, or `path<TAB>code<TAB>p`."""
+    import numpy as np
+
+    from scoring.tiles import CLASSES
+
+    order = np.argsort(-probs)
+    best = int(order[0])
+    if not as_json:
+        return f"{name}\t{CLASSES[best]}\t{probs[best]:.3f}"
+    alternatives = [
+        {"code": CLASSES[i], "probability": round(float(probs[i]), 4)} for i in order[:top]
+    ]
+    record = {
+        "file": name,
+        "code": CLASSES[best],
+        "probability": round(float(probs[best]), 4),
+        "alternatives": alternatives,
+    }
+    return json.dumps(record, ensure_ascii=False)

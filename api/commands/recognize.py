@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import CliError
+from api.fixes import given_model, missing_models
+from api.progress import Progress, add_progress_flag, wanted
 from scoring import RULESETS
 
 WINDS = ("E", "S", "W", "N")
@@ -61,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", metavar="NAME", help="read with this taught tile set (mjlens sets enroll/add)"
     )
+    add_progress_flag(parser)
 
 
 def context_from(args: argparse.Namespace) -> dict[str, Any]:
@@ -89,11 +92,15 @@ def run(args: argparse.Namespace) -> int:
     from vision.tileset import TileSetError
 
     context = context_from(args)
+    given_model("--detector", args.detector)
+    given_model("--classifier", args.classifier)
     try:
         check_context(context)  # the same for every photo: before any is read
         recognizer = Recognizer(args.detector, args.classifier)
         tileset = asked_set(args.set, recognizer.classifier)
-    except (ContextError, ModelMissingError, TileSetError) as exc:
+    except ModelMissingError as exc:
+        raise CliError(missing_models()) from exc
+    except (ContextError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     if len(args.photos) == 1:
         data = _recognized(
@@ -107,20 +114,26 @@ def run(args: argparse.Namespace) -> int:
         return 0
     outs = _annotation_paths(args.annotate, args.photos) if args.annotate else {}
     failed = 0
-    for i, photo in enumerate(args.photos):
-        out = outs.get(i)
-        try:
-            data = _recognized(recognizer, photo, context, args.ruleset, out, tileset)
-        except CliError as exc:
-            failed += 1
-            print(f"mjlens: error: {exc}", file=sys.stderr)
+    with Progress(len(args.photos), "recognize", "photo", wanted(args.progress)) as bar:
+        for i, photo in enumerate(args.photos):
+            out = outs.get(i)
+            try:
+                data = _recognized(recognizer, photo, context, args.ruleset, out, tileset)
+            except CliError as exc:
+                failed += 1
+                bar.clear()
+                print(f"mjlens: error: {exc}", file=sys.stderr)
+                if args.json:
+                    record = {"photo": photo, "error": str(exc)}
+                    print(json.dumps(record, ensure_ascii=False), flush=True)
+                bar.update(failed=True)
+                continue
+            bar.clear()
             if args.json:
-                print(json.dumps({"photo": photo, "error": str(exc)}, ensure_ascii=False))
-            continue
-        if args.json:
-            print(json.dumps({"photo": photo, **data}, ensure_ascii=False), flush=True)
-        else:
-            print(("\n" if i else "") + f"== {photo}\n{describe(data)}", flush=True)
+                print(json.dumps({"photo": photo, **data}, ensure_ascii=False), flush=True)
+            else:
+                print(("\n" if i else "") + f"== {photo}\n{describe(data)}", flush=True)
+            bar.update()
     return 1 if failed else 0
 
 

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
+from api.fixes import fetch_art_command
+from api.progress import Progress, add_progress_flag, wanted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--yolo-pose", action="store_true", help="as --yolo, with the face corners as keypoints"
     )
+    add_progress_flag(parser)
     sub = parser.add_subparsers(dest="synth_action", metavar="[preview DIR]", required=False)
     preview = sub.add_parser("preview", help="contact sheet of a set with labels overlaid")
     preview.add_argument("dir", help="a folder written by mjlens synth")
@@ -52,6 +55,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _check_sources(sources: list[str]) -> None:
+    """Every named face source is known and has its art on disk; else one line that says
+    which, why, and what to run."""
+    from datasets.scene.art import usable_sources
+
+    if not sources:
+        raise CliError("--sources names none")
+    usable = usable_sources(sources)
+    if usable == ["stand-in"]:
+        return  # no face sources in this build: every face is a stand-in card
+    missing = [name for name in sources if name not in usable]
+    if not missing:
+        return
+    from datasets.faces import SOURCES, get_source
+    from datasets.faces.paths import FETCH_HINT
+
+    unknown, unfetched = [], []
+    for name in missing:
+        try:
+            get_source(name)
+        except KeyError:
+            unknown.append(name)
+        except (ImportError, RuntimeError) as exc:
+            reason = str(exc).removesuffix(FETCH_HINT).rstrip(" :")
+            unfetched.append(f"{name} ({reason})")
+    if unknown:
+        raise CliError(f"unknown face source(s) {', '.join(unknown)}: one of {', '.join(SOURCES)}")
+    raise CliError(
+        f"no tile art on disk for face source(s) {'; '.join(unfetched)}:"
+        f" run {fetch_art_command()} to fetch it from Debian, npm and PyPI"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,10 +114,6 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("synth needs --n N and --out DIR (or: synth preview DIR)")
     if args.n < 1 or args.size < 64 or args.workers < 1:
         raise CliError("--n and --workers must be positive, --size at least 64")
-    from tqdm import tqdm
-
-    from datasets.scene.art import usable_sources
-
     sources, kinds = _csv(args.sources), _csv(args.kinds)
     if not kinds:
         raise CliError("--kinds names none")
@@ -90,14 +122,8 @@ def run(args: argparse.Namespace) -> int:
             synth.parse_kind(kind)
     except ValueError as exc:
         raise CliError(str(exc)) from exc
-    usable = usable_sources(sources)
-    missing = [s for s in sources if s not in usable]
-    if missing and usable != ["stand-in"]:
-        raise CliError(
-            f"face source(s) {', '.join(missing)} unknown or without art on disk"
-            " (scripts/fetch_art.sh fetches the third-party sets)"
-        )
-    with tqdm(total=args.n, unit="img", desc="synth") as bar:
+    _check_sources(sources)
+    with Progress(args.n, "synth", "image", wanted(args.progress)) as bar:
         try:
             coco = synth.generate(
                 args.n,
