@@ -25,6 +25,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sets": ("api.commands.sets", "teach mjlens a tile set; list, show, export and remove sets"),
     "serve": ("api.commands.serve", "start the HTTP API and the phone page"),
     "synth": ("api.commands.synth", "render labeled synthetic photos of declared wins"),
+    "label": (
+        "api.commands.label",
+        "pre-label a folder of photos as COCO, YOLO and Label Studio files",
+    ),
+    "import-labels": (
+        "api.commands.import_labels",
+        "turn corrected COCO or Label Studio exports into a training set",
+    ),
     "train": (
         "api.commands.train",
         "train a model: detector, classifier, sideways flag or corner refiner",
