@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import CliError
+from api.progress import Progress, add_progress_flag, wanted
 
 ENGINES = ("local", "ray")
 
@@ -53,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default /data/local-files/?d=, Label Studio's local files with DIR as document root)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_progress_flag(parser)
     parser.add_argument("--detector", metavar="ONNX", help="detector model (default: shipped)")
     parser.add_argument("--classifier", metavar="ONNX", help="classifier model (default: shipped)")
 
@@ -76,13 +78,16 @@ def run(args: argparse.Namespace) -> int:
     recognizer, tileset = _models(args)
     settings = LabelerSettings(args.detector, args.classifier, tileset)
     engine = _engine(args, settings, recognizer)
+    bar = _ProgressBar(wanted(args.progress))
     try:
-        summary, labels = run_batch(root, out, engine, _progress_bar())
+        summary, labels = run_batch(root, out, engine, bar)
         written = write_all(labels, root, out, formats, args.image_url or LOCAL_FILES)
     except UnsafePath as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"{exc.filename or args.out}: {exc.strerror or exc}") from None
+    finally:
+        bar.close()
     report: dict[str, Any] = {**summary.to_json(), "files": [str(p) for p in written]}
     (out / "summary.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     for failure in summary.failures:
@@ -107,7 +112,8 @@ def _models(args: argparse.Namespace) -> tuple[Any, Any]:
         return None, None
     try:
         recognizer = Recognizer(args.detector, args.classifier)
-        return (recognizer if one_here else None), asked_set(args.set, recognizer.classifier)
+        tileset = asked_set(args.set, recognizer.classifier) if args.set else None
+        return (recognizer if one_here else None), tileset
     except (ModelMissingError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
 
@@ -131,20 +137,24 @@ def _engine(args: argparse.Namespace, settings: Any, recognizer: Any) -> Any:
     return local_engine(settings, args.workers, labeler)
 
 
-def _progress_bar() -> Any:
-    """A one-line bar on stderr when it is a terminal; silent otherwise (logs, pipes)."""
-    if not sys.stderr.isatty():
-        return None
+class _ProgressBar:
+    """The command line's bar (api.progress) over the photos still to read."""
 
-    def show(done: int, todo: int, failed: int) -> None:
-        width = 30
-        filled = width * done // todo if todo else width
-        bad = f", {failed} failed" if failed else ""
-        end = "\n" if done == todo else ""
-        bar = "#" * filled + "." * (width - filled)
-        print(f"\rlabel [{bar}] {done}/{todo}{bad}", end=end, file=sys.stderr, flush=True)
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: Progress | None = None
+        self.failed = 0
 
-    return show
+    def __call__(self, done: int, todo: int, failed: int) -> None:
+        if self.bar is None:
+            self.bar = Progress(todo, "label", "photo", self.enabled)
+            return
+        self.bar.update(failed=failed > self.failed)
+        self.failed = failed
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _text(report: dict[str, Any], root: Path) -> str:
