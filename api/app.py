@@ -158,22 +158,16 @@ def _health_routes(app: FastAPI, host: RecognizerHost, scoring: Scoring) -> None
 
 
 def _scoring_routes(app: FastAPI, scoring: Scoring, limits: Limits) -> None:
-    @app.get("/v1/fans", tags=["scoring"])
-    async def fans() -> dict[str, Any]:
-        """The fan table: id, names in English and Chinese, points, what each one excludes."""
-        module = scoring.require()
-        rows = [
-            {
-                "id": row.id,
-                "name_en": row.name_en,
-                "name_zh": row.name_zh,
-                "points": row.points,
-                "excludes": list(row.excludes),
-                "description": row.description,
-            }
-            for row in module.FAN_TABLE
-        ]
-        return {"ruleset": "mcr", "fans": rows}
+    @app.get("/v1/fans", tags=["scoring"], responses=problem_responses(422))
+    async def fans(
+        ruleset: str = Query("mcr", description="the rule set whose table to list"),
+    ) -> dict[str, Any]:
+        """A rule set's own fan table: id, names in English and Chinese, points in the rule
+        set's unit, what each one excludes (ids and names of the same table), its cap."""
+        scoring.require()
+        from scoring.fan_tables import fan_table
+
+        return fan_table(parse_ruleset(ruleset, scoring.rulesets)).to_json()
 
     @app.post(
         "/v1/score",
@@ -191,13 +185,19 @@ def _scoring_routes(app: FastAPI, scoring: Scoring, limits: Limits) -> None:
     )
     async def score_hand(
         request: Request,
-        ruleset: str = Query("mcr", description="mcr, mcr-mil, sichuan, shanghai or beijing"),
+        ruleset: str | None = Query(
+            None,
+            description="mcr (default), mcr-mil, sichuan, sichuan-ordinary, shanghai or "
+            "beijing; a Hand JSON may name its own `ruleset` instead",
+        ),
     ) -> Response:
         """Score a Hand JSON. A hand that is not a win answers 200 with `valid: false`; one of
         13 tiles without `winning_tile` lists its `waits`, each win scored both ways."""
         module = scoring.require()
-        chosen = parse_ruleset(ruleset, scoring.rulesets)
-        hand = _parse_hand(module, await read_json(request, limits))
+        asked = None if ruleset is None else parse_ruleset(ruleset, scoring.rulesets)
+        data = await read_json(request, limits)
+        hand = _parse_hand(module, data)
+        chosen = _hand_ruleset(module, data, hand, asked)
         result = await run_in_threadpool(module.score, hand, chosen)
         return PlainJSONResponse(result.to_json())
 
@@ -217,6 +217,21 @@ def _parse_hand(module: ModuleType, data: Any) -> Any:
         # client still gets a 422 (without a precise pointer), never a 500.
         log.warning("parse_hand raised %s instead of HandError: %s", type(exc).__name__, exc)
         raise Problem(INVALID_HAND, f"a field has the wrong type ({exc})", pointer="") from None
+
+
+def _hand_ruleset(module: ModuleType, data: Any, hand: Any, asked: str | None) -> str:
+    """The request's rule set, or the hand's own `ruleset`; 422 when the two disagree or the
+    hand names a table fact that rule set does not score (a wild tile under MCR)."""
+    from scoring.rulesets import check_table, requested_ruleset
+
+    try:
+        chosen = requested_ruleset(data, asked)
+    except module.HandError as exc:
+        raise Problem(INVALID_HAND, str(exc), pointer=exc.pointer) from None
+    foreign = check_table(hand, chosen)
+    if foreign is not None:
+        raise Problem(INVALID_HAND, str(foreign), pointer=foreign.pointer)
+    return chosen
 
 
 def _recognize_route(

@@ -20,6 +20,7 @@ __all__ = ["COMMANDS", "CliError", "main"]
 # name -> (module, one-line help). Each module lives in api/commands/.
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("api.commands.score", "score a hand given in notation or as Hand JSON lines"),
+    "fans": ("api.commands.fans", "list a rule set's own fan table, its unit and its cap"),
     "recognize": ("api.commands.recognize", "read a photo of a declared win and score it"),
     "classify": ("api.commands.classify", "label single-tile crops"),
     "sets": ("api.commands.sets", "teach mjlens a tile set; list, show, export and remove sets"),

@@ -16,7 +16,7 @@ FLOWER_CODES = tuple(f"{n}h" for n in range(1, 9))
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
 # Until scoring lands (or if it fails to import) the rule sets of DESIGN.md.
-DEFAULT_RULESETS = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
+DEFAULT_RULESETS = ("mcr", "mcr-mil", "sichuan", "sichuan-ordinary", "shanghai", "beijing")
 
 
 def _wind(name: str, raw: str) -> str:

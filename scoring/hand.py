@@ -12,6 +12,7 @@ from typing import Any, Literal
 MeldKind = Literal["chow", "pung", "kong"]
 Side = Literal["left", "opposite", "right"]
 SIDES: tuple[Side, ...] = ("left", "opposite", "right")
+SEATS: tuple[str, ...] = ("E", "S", "W", "N")  # a seat is named by its wind, in playing order
 
 
 class HandError(ValueError):
@@ -48,6 +49,45 @@ class Meld:
 
 
 @dataclass(frozen=True, slots=True)
+class Table:
+    """What the table knows beyond the tiles, for the rule sets that score it: who deals and
+    who discarded the winning tile (seats named by their wind), Beijing's wild tiles (会),
+    烧庄 rounds and 互包 partners, Shanghai's 开宝 and 荒番, heavenly and earthly wins, and
+    Sichuan's 杠上炮. The defaults say none of it happened; MCR scores none of it."""
+
+    dealer: str = "E"
+    discarder: str | None = None  # the seat whose discard (or robbed kong) won; None: unknown
+    wild: tuple[str, ...] = ()  # 会牌: tile codes that stand for any tile in the hand
+    heavenly_win: bool = False  # 天和 / 天胡: the dealer's fourteen dealt tiles
+    earthly_win: bool = False  # 地和 / 地胡: a win before the winner's first discard
+    kong_discard: bool = False  # 杠上炮: won on the tile a player let go after his kong
+    burned_rounds: int = 0  # 烧庄: rounds in which all three followed the dealer's first discard
+    mutual_pay: tuple[str, ...] = ()  # 互包: seats that pay the winner's whole hand
+    kaibao: bool = False  # 开宝: the dice showed a double 1 or 4
+    huangfan: bool = False  # 荒番: the hand follows a drawn hand
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields that differ from the defaults, as Hand JSON keys."""
+        out: dict[str, Any] = {}
+        for name in TABLE_FIELDS:
+            value = getattr(self, name)
+            if value != getattr(PLAIN_TABLE, name):
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def given(self) -> tuple[str, ...]:
+        """The names of the fields that differ from the defaults."""
+        return tuple(n for n in TABLE_FIELDS if getattr(self, n) != getattr(PLAIN_TABLE, n))
+
+
+TABLE_FIELDS: tuple[str, ...] = (
+    "dealer", "discarder", "wild", "heavenly_win", "earthly_win", "kong_discard",
+    "burned_rounds", "mutual_pay", "kaibao", "huangfan",
+)  # fmt: skip
+PLAIN_TABLE = Table()
+
+
+@dataclass(frozen=True, slots=True)
 class Hand:
     """A declared win. `concealed` excludes the winning tile; a kong counts as three tiles."""
 
@@ -63,10 +103,11 @@ class Hand:
     last_of_wall: bool = False  # 妙手回春 (self-drawn) / 海底捞月 (on a discard)
     kong_replacement: bool = False  # 杠上开花
     robbing_kong: bool = False  # 抢杠和
+    table: Table = PLAIN_TABLE
 
     def to_json(self) -> dict[str, Any]:
-        """The Hand JSON of DESIGN.md."""
-        return {
+        """The Hand JSON of DESIGN.md (the table's fields only where given)."""
+        out: dict[str, Any] = {
             "melds": [m.to_json() for m in self.melds],
             "concealed": list(self.concealed),
             "winning_tile": self.winning_tile,
@@ -79,6 +120,9 @@ class Hand:
             "kong_replacement": self.kong_replacement,
             "robbing_kong": self.robbing_kong,
         }
+        if self.table is not PLAIN_TABLE:
+            out.update(self.table.to_json())
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,18 +139,19 @@ class Waiting:
     flowers: tuple[str, ...] = ()
     flower_count: int = 0
     last_of_wall: bool = False
+    table: Table = PLAIN_TABLE  # never a fact of one win (discarder, heavenly, earthly, 杠上炮)
 
     def won_on(self, tile: str, self_drawn: bool) -> Hand:
         """The win on `tile`, by a self-draw or on a discard. The caller checks that a fifth
         copy is not asked for; the other conditions of a win cannot clash here."""
         return Hand(
             self.melds, self.concealed, tile, self_drawn, self.seat_wind, self.prevalent_wind,
-            self.flowers, self.flower_count, last_of_wall=self.last_of_wall,
+            self.flowers, self.flower_count, last_of_wall=self.last_of_wall, table=self.table,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """Hand JSON without `winning_tile`: how DESIGN.md writes a hand waiting to win."""
-        return {
+        out: dict[str, Any] = {
             "melds": [m.to_json() for m in self.melds],
             "concealed": list(self.concealed),
             "seat_wind": self.seat_wind,
@@ -114,3 +159,6 @@ class Waiting:
             "flowers": list(self.flowers) if self.flowers else self.flower_count,
             "last_of_wall": self.last_of_wall,
         }
+        if self.table is not PLAIN_TABLE:
+            out.update(self.table.to_json())
+        return out

@@ -9,6 +9,7 @@ tile), so it is checked like any Hand JSON.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .hand import SIDES, Hand, HandError, Waiting
@@ -85,10 +86,12 @@ def parse_notation(
     last_of_wall: bool = False,
     kong_replacement: bool = False,
     robbing_kong: bool = False,
+    table: Mapping[str, Any] | None = None,
 ) -> Hand:
     """Compact notation -> Hand. `[567m,2]` is a meld (`,N`: the claimed tile of a chow, or
     1 left / 2 opposite / 3 right for a pung or kong), `[SSSS]` a concealed kong; then the
     concealed tiles. Without `winning_tile` the last tile written is the winning tile.
+    `table` holds the Hand JSON's table facts (`dealer`, `discarder`, `wild`, ...).
 
     Example:
         >>> parse_notation("[567m,2][999s,3][SSSS]123pCC").winning_tile
@@ -97,7 +100,7 @@ def parse_notation(
     context = {
         "self_drawn": self_drawn, "seat_wind": seat_wind, "prevalent_wind": prevalent_wind,
         "flowers": flowers, "last_tile": last_tile, "last_of_wall": last_of_wall,
-        "kong_replacement": kong_replacement, "robbing_kong": robbing_kong,
+        "kong_replacement": kong_replacement, "robbing_kong": robbing_kong, **(table or {}),
     }  # fmt: skip
     return _win(*_read(text), winning_tile, context)
 
@@ -139,6 +142,7 @@ def read_notation(
     last_of_wall: bool = False,
     kong_replacement: bool = False,
     robbing_kong: bool = False,
+    table: Mapping[str, Any] | None = None,
 ) -> Hand | Waiting:
     """Like `parse_notation`, but 13 tiles written (a kong counting 3) and no `winning_tile`
     are a hand waiting to win, not a win on the last of them.
@@ -151,7 +155,7 @@ def read_notation(
     context = {
         "self_drawn": self_drawn, "seat_wind": seat_wind, "prevalent_wind": prevalent_wind,
         "flowers": flowers, "last_tile": last_tile, "last_of_wall": last_of_wall,
-        "kong_replacement": kong_replacement, "robbing_kong": robbing_kong,
+        "kong_replacement": kong_replacement, "robbing_kong": robbing_kong, **(table or {}),
     }  # fmt: skip
     if winning_tile is None and len(concealed) + 3 * len(melds) == WAITING_TILES:
         return parse_waiting({"melds": melds, "concealed": concealed, **context})

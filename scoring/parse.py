@@ -10,12 +10,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .hand import SIDES, Hand, HandError, Meld, MeldKind, Side, Waiting
+from .rulesets import RULESETS
+from .table import TABLE_KEYS, check_waiting_table, check_win_table, read_table
 from .tiles import COPIES, FLOWERS, PLAYING, SUITED, WINDS
 
+# `ruleset` is read by rulesets.requested_ruleset: honoured, or refused when it disagrees
+# with the rule set the request asks for.
 KEYS = {
     "melds", "concealed", "winning_tile", "self_drawn", "seat_wind", "prevalent_wind", "flowers",
-    "last_tile", "last_of_wall", "kong_replacement", "robbing_kong", "ruleset",
+    "last_tile", "last_of_wall", "kong_replacement", "robbing_kong", "ruleset", *TABLE_KEYS,
 }  # fmt: skip
+MELD_KEYS = frozenset({"type", "tiles", "concealed", "claimed_from", "claimed_tile"})
 FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
 WIN_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")  # hold for one win
 WAITING_TILES = 13  # a hand one tile short of a win, a kong counting three
@@ -49,7 +54,7 @@ def _tiles(value: object, pointer: str) -> tuple[str, ...]:
 
 def _meld(value: object, pointer: str) -> Meld:
     """A checked meld; the same meld seen again is answered from memory (melds are few)."""
-    if type(value) is not dict:
+    if type(value) is not dict or not MELD_KEYS.issuperset(value):
         return _check_meld(value, pointer)
     tiles, concealed = value.get("tiles"), value.get("concealed", False)
     if type(tiles) is not list or (concealed is not True and concealed is not False):
@@ -76,6 +81,13 @@ _MELDS: dict[tuple[object, ...], Meld] = {}
 def _check_meld(value: object, pointer: str) -> Meld:
     if not isinstance(value, Mapping):
         raise HandError("a meld is an object with type and tiles", pointer)
+    if not MELD_KEYS.issuperset(value):
+        unknown = sorted(str(k) for k in value if k not in MELD_KEYS)
+        at = f"{pointer}/{_escape(unknown[0])}"
+        raise HandError(
+            f"unknown meld field {unknown[0]!r} at {at}; a meld has {', '.join(sorted(MELD_KEYS))}",
+            at,
+        )
     kind = value.get("type")
     if not isinstance(kind, str) or kind not in MELD_SIZE:
         raise HandError(f"meld type {kind!r} is not chow, pung or kong", f"{pointer}/type")
@@ -154,8 +166,12 @@ def _melds_and_concealed(data: Mapping[str, Any]) -> tuple[tuple[Meld, ...], tup
     if type(data) is not dict and not isinstance(data, Mapping):
         raise HandError("a hand is a JSON object", "")
     if not KEYS.issuperset(data):
-        unknown = sorted(set(data) - KEYS)
-        raise HandError(f"unknown field {unknown[0]!r}", "/" + _escape(unknown[0]))
+        unknown = sorted(str(k) for k in set(data) - KEYS)
+        at = "/" + _escape(unknown[0])
+        raise HandError(f"unknown field {unknown[0]!r} at {at}", at)
+    named = data.get("ruleset")
+    if named is not None and (not isinstance(named, str) or named not in RULESETS):
+        raise HandError(f"ruleset is one of {', '.join(RULESETS)}, not {named!r}", "/ruleset")
     melds_value = data.get("melds", [])
     if not isinstance(melds_value, (list, tuple)):
         raise HandError("melds is a list", "/melds")
@@ -194,9 +210,12 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
     winning = _tile(data["winning_tile"], "/winning_tile")
     flags, winds = _context(data)
     flowers, flower_count = _flowers(data.get("flowers", []))
+    table = read_table(data)
+    check_win_table(table, melds, winds["seat_wind"], flags["self_drawn"], flags["robbing_kong"])
     hand = Hand(
         melds, concealed, winning, seat_wind=winds["seat_wind"],
-        prevalent_wind=winds["prevalent_wind"], flowers=flowers, flower_count=flower_count, **flags,
+        prevalent_wind=winds["prevalent_wind"], flowers=flowers, flower_count=flower_count,
+        table=table, **flags,
     )  # fmt: skip
     check_counts(hand)
     check_flags(hand)
@@ -225,12 +244,14 @@ def parse_waiting(data: Mapping[str, Any]) -> Waiting:
                 f"/{name}",
             )
     flowers, flower_count = _flowers(data.get("flowers", []))
+    table = read_table(data)
+    check_waiting_table(table)
     tiles = [*concealed, *(t for m in melds for t in m.tiles)]
     if len(tiles) - len(set(tiles)) >= COPIES:
         _check_copies(tiles, lambda code: "/concealed" if code in concealed else "/melds")
     return Waiting(
         melds, concealed, winds["seat_wind"], winds["prevalent_wind"], flowers, flower_count,
-        flags["last_of_wall"],
+        flags["last_of_wall"], table,
     )  # fmt: skip
 
 

@@ -13,6 +13,8 @@ from .hand import Hand, HandError, Waiting
 from .parse import parse_hand_or_waiting
 from .profiles import MCR_PROFILES, Profile
 from .reading import Reading, best_reading
+from .rulesets import RULESETS as RULESETS  # the names callers import from here
+from .rulesets import Unit, check_table, requested_ruleset, unit_of
 from .shapes import PAIR
 from .tally import Use
 from .tile_index import CODES, KNITTED_STRAIGHTS
@@ -20,7 +22,6 @@ from .tile_index import CODES, KNITTED_STRAIGHTS
 if TYPE_CHECKING:
     from .waits import Discard, Wait
 
-RULESETS: tuple[str, ...] = ("mcr", "mcr-mil", "sichuan", "shanghai", "beijing")
 MINIMUM = 8  # 起和番: points needed to declare a win, flowers not counted
 BASE_PAYMENT = 8  # every loser pays 8 on top of what the winner's hand is worth
 
@@ -73,6 +74,7 @@ class Score:
     pointer: str | None = field(default=None, compare=False)
     waits: tuple[Wait, ...] | None = None  # a hand of 13 tiles: what it waits on
     discards: tuple[Discard, ...] | None = None  # 14 tiles in no winning shape: what to let go
+    unit: Unit = Unit.POINTS  # what `total` counts: the rule set's unit
 
     def to_json(self) -> dict[str, Any]:
         """The Score JSON of DESIGN.md."""
@@ -86,7 +88,10 @@ class Score:
             "flower_points": self.flower_points,
             "payments": self.payments,
             "error": self.error,
+            "unit": self.unit.value,
         }
+        if self.pointer:
+            out["pointer"] = self.pointer
         if self.waits is not None:
             out["waits"] = [w.to_json() for w in self.waits]
         if self.discards is not None:
@@ -95,7 +100,7 @@ class Score:
 
 
 def invalid(ruleset: str, error: str, pointer: str | None = None) -> Score:
-    return Score(ruleset=ruleset, valid=False, error=error, pointer=pointer)
+    return Score(ruleset=ruleset, valid=False, error=error, pointer=pointer, unit=unit_of(ruleset))
 
 
 def payments(total: int, self_drawn: bool) -> dict[str, int | None]:
@@ -111,8 +116,12 @@ def payments(total: int, self_drawn: bool) -> dict[str, int | None]:
     }
 
 
-def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str = "mcr") -> Score:
+def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str | None = None) -> Score:
     """Score a hand under a rule set; an invalid hand gives `Score(valid=False, error=...)`.
+
+    The rule set is `ruleset`, else the Hand JSON's own `ruleset` key, else mcr; a hand that
+    names another rule set than `ruleset`, or a table fact the rule set does not score
+    (`rulesets.HONOURED`), is refused.
 
     A hand of 13 tiles without a winning tile is not a win either: its answer lists `waits`,
     each tile that completes it with the win scored on a discard and self-drawn. Fourteen
@@ -123,20 +132,31 @@ def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str = "mcr") -> 
         >>> score(parse_notation("123m456m789m123p55s", self_drawn=True)).total
         24
     """
-    if ruleset not in RULESETS:
+    if ruleset is not None and ruleset not in RULESETS:
         return invalid(
             str(ruleset), f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"
         )
+    if isinstance(hand, Mapping) and "ruleset" in hand:
+        try:
+            ruleset = requested_ruleset(hand, ruleset)
+        except HandError as exc:
+            return invalid(ruleset or "mcr", exc.message, exc.pointer)
+    ruleset = ruleset or "mcr"
     try:
         parsed = hand if isinstance(hand, Hand | Waiting) else parse_hand_or_waiting(hand)
     except HandError as exc:
         return invalid(ruleset, exc.message, exc.pointer)
     except (TypeError, ValueError, LookupError, AttributeError) as exc:  # no check foresaw it
         return invalid(ruleset, f"cannot read this hand: {type(exc).__name__}: {exc}")
+    foreign = check_table(parsed, ruleset)
+    if foreign is not None:
+        return invalid(ruleset, foreign.message, foreign.pointer)
     if isinstance(parsed, Waiting):
         from .waits import score_waiting  # waits.py scores each win through this module
 
-        return score_waiting(parsed, ruleset)
+        waiting = score_waiting(parsed, ruleset)
+        waiting.unit = unit_of(ruleset)
+        return waiting
     profile = MCR_PROFILES.get(ruleset)
     result = _score_other(parsed, ruleset) if profile is None else score_mcr(parsed, profile)
     if not result.valid:

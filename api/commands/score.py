@@ -17,9 +17,11 @@ from typing import Any, TextIO
 
 from api.cli import CliError
 from scoring import RULESETS, HandError, Score, read_notation, score
-from scoring.fan_table import ROWS
+from scoring.fan_tables import UNIT_WORDS, amount, fan_table
+from scoring.rulesets import Unit
 from scoring.score import MINIMUM
-from scoring.tiles import WINDS
+from scoring.score import invalid as score_invalid
+from scoring.tiles import PLAYING, WINDS
 from scoring.waits import Discard, Wait
 
 
@@ -28,7 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jsonl", action="store_true", help="read Hand JSON lines on stdin, write Score JSON lines"
     )
-    parser.add_argument("--ruleset", default="mcr", choices=RULESETS, help="rule set (default mcr)")
+    parser.add_argument(
+        "--ruleset",
+        choices=RULESETS,
+        help="rule set (default mcr; with --jsonl a hand may name its own `ruleset`)",
+    )
     parser.add_argument(
         "--win",
         metavar="TILE",
@@ -63,6 +69,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the Score JSON instead of a table"
     )
+    _table_arguments(parser)
+
+
+def _table_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the table knows beyond the tiles (Hand JSON's table facts); a rule set that does
+    not score one refuses the hand."""
+    table = parser.add_argument_group("the table (rule sets other than MCR)")
+    table.add_argument("--dealer", choices=WINDS, help="the dealer's seat (default E)")
+    table.add_argument(
+        "--discarder", choices=WINDS, help="the seat that discarded the winning tile"
+    )
+    table.add_argument(
+        "--wild", action="append", choices=PLAYING, metavar="TILE",
+        help="a wild tile (Beijing 会), repeatable",
+    )  # fmt: skip
+    table.add_argument(
+        "--heavenly-win", action="store_true", help="the dealer's dealt tiles won (天和)"
+    )
+    table.add_argument(
+        "--earthly-win", action="store_true", help="won before the first discard (地和)"
+    )
+    table.add_argument(
+        "--kong-discard", action="store_true", help="won on the discard after a kong (杠上炮)"
+    )
+    table.add_argument("--burned-rounds", type=int, metavar="N", help="rounds of 烧庄 (Beijing)")
+    table.add_argument(
+        "--mutual-pay", action="append", choices=WINDS, metavar="SEAT",
+        help="a seat in 互包 with the winner (Beijing), repeatable",
+    )  # fmt: skip
+    table.add_argument("--kaibao", action="store_true", help="开宝: the points double (Shanghai)")
+    table.add_argument("--huangfan", action="store_true", help="荒番: the points double (Shanghai)")
+
+
+def _table(args: argparse.Namespace) -> dict[str, Any]:
+    """The table facts given on the command line, as Hand JSON keys."""
+    given = {
+        "dealer": args.dealer,
+        "discarder": args.discarder,
+        "wild": args.wild,
+        "heavenly_win": args.heavenly_win or None,
+        "earthly_win": args.earthly_win or None,
+        "kong_discard": args.kong_discard or None,
+        "burned_rounds": args.burned_rounds,
+        "mutual_pay": args.mutual_pay,
+        "kaibao": args.kaibao or None,
+        "huangfan": args.huangfan or None,
+    }
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,10 +144,11 @@ def run(args: argparse.Namespace) -> int:
             last_of_wall=args.last_of_wall,
             kong_replacement=args.kong_replacement,
             robbing_kong=args.robbing_kong,
+            table=_table(args),
         )
     except HandError as exc:
         raise CliError(f"invalid hand: {exc}") from None
-    result = score(hand, args.ruleset)
+    result = score(hand, args.ruleset or "mcr")
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
@@ -101,8 +156,9 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.valid or result.waits is not None else 1
 
 
-def stream(source: TextIO, sink: TextIO, ruleset: str) -> int:
-    """One Score JSON line per input line, in order; a bad line is answered, never fatal."""
+def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
+    """One Score JSON line per input line, in order; a bad line is answered, never fatal.
+    `ruleset` None: each hand's own `ruleset` key, else mcr."""
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     for line in source:
         sink.write(dumps(_score_line(line, ruleset)) + "\n")
@@ -110,7 +166,7 @@ def stream(source: TextIO, sink: TextIO, ruleset: str) -> int:
     return 0
 
 
-def _score_line(line: str, ruleset: str) -> dict[str, Any]:
+def _score_line(line: str, ruleset: str | None) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -119,7 +175,7 @@ def _score_line(line: str, ruleset: str) -> dict[str, Any]:
             if not line.strip()
             else f"not JSON: {exc.msg} at column {exc.colno}"
         )
-        return Score(ruleset=ruleset, valid=False, error=error).to_json()
+        return score_invalid(ruleset or "mcr", error).to_json()
     return score(data, ruleset).to_json()
 
 
@@ -133,32 +189,52 @@ def render(result: Score) -> str:
         if result.discards:
             lines.append(render_discards(result.discards))
         return "\n".join(lines)
+    table = fan_table(result.ruleset)
+    unit = table.unit
     lines = []
     for fan in result.fans:
         times = f" x{fan.count}" if fan.count > 1 else ""
         name = f"{fan.name_en} {fan.name_zh}{times}"
         lines.append(f"{fan.points * fan.count:>4}  {fan.id:>2} {name:<34} {' '.join(fan.sets)}")
     lines.append(
-        f"{result.total:>4}  total ({result.ruleset})"
+        f"{result.total:>4}  total ({result.ruleset}): {amount(result.total, unit, result.ruleset)}"
+        f" / {amount(result.total, unit, result.ruleset, 'zh')}"
         + (f", {result.flower_points} from flowers" if result.flower_points else "")
     )
-    if result.meets_minimum and result.payments is not None:
-        pay = result.payments
-        who = (
-            f"discarder {pay['discarder']}, others {pay['others']} each"
-            if pay["discarder"] is not None
-            else f"each of the three {pay['others']}"
+    raw = sum(f.points * f.count for f in result.fans)
+    if table.limits.cap is not None and raw > result.total:
+        lines.append(
+            f"      {raw} {_zh(unit)}, capped at {result.total} "
+            f"({amount(raw, unit, result.ruleset)}, 封顶 {result.total} {_zh(unit)})"
         )
-        lines.append(f"      payments: winner +{pay['winner']}, {who}")
+    if result.meets_minimum and result.payments is not None:
+        lines.append(f"      payments: {_payments(result.payments)}")
     else:
         lines.append("      below the 8-point minimum (flowers not counted): not a legal win")
     for ex in result.excluded:
-        by = f"{ROWS[ex.because_of].name_en}" if ex.because_of is not None else "another fan"
+        by = table.name_en(ex.because_of)
         times = f" x{ex.count}" if ex.count > 1 else ""
         lines.append(
-            f"      not counted: {ROWS[ex.id].name_en}{times} (because of {by}; {ex.rule})"
+            f"      not counted: {table.name_en(ex.id)}{times} (because of {by}; {ex.rule})"
         )
     return "\n".join(lines)
+
+
+def _zh(unit: Unit) -> str:
+    return UNIT_WORDS[unit][1]
+
+
+def _payments(pay: dict[str, int | None]) -> str:
+    """Who pays what: the winner, the discarder or each of the three, a contractor, and
+    each seat's net where the rule set gives it."""
+    if pay.get("contractor") is not None:
+        who = f"contractor {pay['contractor']} (承包)"
+    elif pay.get("discarder") is not None:
+        who = f"discarder {pay['discarder']}, others {pay['others']} each"
+    else:
+        who = f"each of the three {pay['others']}"
+    seats = [f"{seat} {pay[seat]:+d}" for seat in WINDS if pay.get(seat) is not None]
+    return f"winner +{pay['winner']}, {who}" + (f"; by seat {', '.join(seats)}" if seats else "")
 
 
 UNDER = "*"  # marks a win under the minimum in the tables below

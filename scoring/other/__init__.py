@@ -1,4 +1,5 @@
-"""Rule sets other than MCR, from seed document 003: Sichuan, Shanghai and Beijing.
+"""Rule sets other than MCR, from seed document 003: Sichuan (blood battle and ordinary),
+Shanghai and Beijing.
 
 `score_other(hand, ruleset)` (alias `score`, what `scoring.score` calls for these names)
 answers the MCR scorer's `Score`, with fan ids local to the rule set (each module's `ROWS`).
@@ -12,10 +13,11 @@ from typing import Any
 from .beijing import score_beijing
 from .common import Hand, Score, invalid
 from .shanghai import score_shanghai
-from .sichuan import score_sichuan
+from .sichuan import score_sichuan, score_sichuan_ordinary
 
 SCORERS: dict[str, Callable[[Hand | Mapping[str, Any]], Score]] = {
     "sichuan": score_sichuan,
+    "sichuan-ordinary": score_sichuan_ordinary,
     "shanghai": score_shanghai,
     "beijing": score_beijing,
 }
@@ -39,4 +41,5 @@ __all__ = [
     "score_other",
     "score_shanghai",
     "score_sichuan",
+    "score_sichuan_ordinary",
 ]

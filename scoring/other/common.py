@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.hand import Hand, HandError
+from scoring.hand import SEATS, Hand, HandError
 from scoring.parse import parse_hand
+from scoring.rulesets import Unit, unit_of
 from scoring.score import Exclusion, FanScore, Score, invalid
 
 Set = tuple[str, ...]  # three tiles (chow or pung) or four (kong)
@@ -21,12 +22,15 @@ Set = tuple[str, ...]  # three tiles (chow or pung) or four (kong)
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One scoring item of a rule set: its local id (table order in the text) and names."""
+    """One scoring item of a rule set: its local id (table order in the text), names, value
+    in the rule set's unit, what it is, and the items of the same table it stands for."""
 
     id: int
     name_en: str
     name_zh: str
-    points: int  # 番 (Sichuan, Beijing) or points / 勒 (Shanghai): see the rule set's module
+    points: int  # in the rule set's unit (rulesets.UNITS)
+    description: str = ""
+    excludes: tuple[int, ...] = ()  # ids in the same table, not counted beside this one
 
 
 def make_score(
@@ -42,6 +46,7 @@ def make_score(
     the sets or tiles each fan (by local id) is made of."""
     shown = sets or {}
     return Score(
+        unit=unit_of(ruleset),
         ruleset=ruleset,
         valid=True,
         total=total,
@@ -182,4 +187,22 @@ def payments(total: int, hand: Hand, robbed_pays_all: bool = False) -> dict[str,
     return {"winner": total, "discarder": -total, "others": 0}
 
 
-__all__ = ["Exclusion", "Hand", "HandError", "Row", "Score", "Set", "invalid"]
+def seat_after(seat: str, steps: int) -> str:
+    """The seat `steps` places on in playing order (E S W N): 1 is the next player (下家)."""
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+SIDE_STEPS = {"left": -1, "opposite": 2, "right": 1}  # 上家, 对家, 下家 as seen by the claimer
+
+
+def claimed_from_seats(hand: Hand) -> list[str]:
+    """The seat each exposed meld was claimed from, where the hand says (a chow: the left)."""
+    out = []
+    for m in hand.melds:
+        side = "left" if m.kind == "chow" else m.claimed_from
+        if not m.concealed and side is not None:
+            out.append(seat_after(hand.seat_wind, SIDE_STEPS[side]))
+    return out
+
+
+__all__ = ["Exclusion", "Hand", "HandError", "Row", "Score", "Set", "Unit", "invalid"]

@@ -155,7 +155,7 @@ def test_shanghai_plain_win_is_capped_at_one_lezi() -> None:
         # "Wind collision: all wind cards and bumping ... straight into four"
         (hand("EEESSSC", "C", pung("W"), pung("N")), 40, "字碰"),
         # "wind color ... can be cards with chaotic winds" (乱风, no sets needed): two 勒
-        (hand("EESWNNCCFFPPS", "W"), 20, "字一色"),
+        (hand("EESNNCCFFP", "P", pung("W")), 20, "字一色"),
     ],
 )  # fmt: skip
 def test_shanghai_limit_hands(h: dict[str, Any], total: int, name: str) -> None:
@@ -166,12 +166,12 @@ def test_shanghai_limit_hands(h: dict[str, Any], total: int, name: str) -> None:
 def test_shanghai_kong_bloom_raises_to_one_lezi_and_robbing_costs_three_shares() -> None:
     bloom = hand("234m678p45s99s", "3s", kong("5m"), self_drawn=True, kong_replacement=True)
     assert result(bloom, "shanghai")["total"] == 10
-    # "the person who pays it will pay three copies"
-    robbed = hand("234m678p45s99s567m", "3s", robbing_kong=True)
+    # "the person who pays it will pay three copies": 2 base + the wind pung's flower, x3
+    robbed = hand("234m678p45s99s", "3s", pung("E"), robbing_kong=True)
     out = result(robbed, "shanghai")
-    assert out["payments"] == {"winner": 6, "discarder": -6, "others": 0}
+    assert out["payments"] == {"winner": 9, "discarder": -9, "others": 0}
     # "If you catch these eight flowers ... directly counted as two" 勒
-    eight = hand("234m678p45s99s567m", "3s")
+    eight = hand("234m678p45s99s", "3s", pung("E"))
     eight["flowers"] = 8
     assert result(eight, "shanghai")["total"] == 20
 
@@ -185,7 +185,8 @@ def test_beijing_example_1_dealer_self_drawn_all_pungs() -> None:
     h = hand("777s9m", "9m", pung("2m"), pung("5p"), pung("E"), self_drawn=True, seat_wind="E")
     out = result(h, "beijing")
     assert fan_names(out) == {"庄": 1, "对对和": 1} and out["total"] == 3
-    assert out["payments"] == {"winner": 9, "discarder": None, "others": -3}
+    assert out["payments"] == {"winner": 9, "discarder": None, "others": -3,
+                               "E": 9, "S": -3, "W": -3, "N": -3}  # fmt: skip
 
 
 def test_beijing_example_2_push_down_is_one() -> None:
@@ -243,6 +244,9 @@ def test_generated_hands_score_or_are_refused_with_a_reason(ruleset: str) -> Non
             assert out["error"]
             continue
         valid += 1
+        if "contractor" in out["payments"]:  # 承包: one player pays the whole win
+            assert out["payments"]["contractor"] == -out["payments"]["winner"]
+            continue
         share = -out["payments"]["others"] if h["self_drawn"] else out["payments"]["winner"]
         assert out["payments"]["winner"] == share * (3 if h["self_drawn"] else 1)
         if ruleset == "sichuan":
