@@ -60,14 +60,17 @@ def region(
     height: int,
     score: float | None = None,
     region_id: str | None = None,
+    tool: str = TOOL,
+    image: str = IMAGE,
 ) -> dict[str, Any]:
-    """One box as a Label Studio result item (percent coordinates, no rotation)."""
+    """One box as a Label Studio result item (percent coordinates, no rotation); `tool` and
+    `image` name the config's box tool and image (a project's own config may rename them)."""
     x, y, w, h = box
     item: dict[str, Any] = {
         "id": region_id or _region_id(code, box),
         "type": "rectanglelabels",
-        "from_name": TOOL,
-        "to_name": IMAGE,
+        "from_name": tool,
+        "to_name": image,
         "original_width": width,
         "original_height": height,
         "image_rotation": 0,
