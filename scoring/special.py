@@ -8,9 +8,16 @@ from itertools import pairwise
 
 from .deal import Deal
 from .fan_table import Fan
-from .mcr import apply_exclusions, kong_and_pung_fans, wait_fans, win_condition_fans, wind_fans
+from .mcr import (
+    EXCLUDES,
+    apply_exclusions,
+    kong_and_pung_fans,
+    wait_fans,
+    win_condition_fans,
+    wind_fans,
+)
 from .shapes import CHOW, KONG, PAIR, Set, divisions
-from .tally import Tally
+from .tally import NON_REPEAT, Tally
 from .tile_index import KNITTED_STRAIGHTS, THIRTEEN_ORPHANS
 from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
@@ -74,7 +81,28 @@ def special_shapes(deal: Deal) -> Tally | None:
         return None
     win_condition_fans(tally, deal)
     apply_exclusions(tally)
+    _note_book_exclusions(tally)
     return tally
+
+
+SPECIAL_FANS = (
+    Fan.SEVEN_SHIFTED_PAIRS, Fan.THIRTEEN_ORPHANS, Fan.SEVEN_PAIRS,
+    Fan.GREATER_HONORS_AND_KNITTED, Fan.LESSER_HONORS_AND_KNITTED,
+)  # fmt: skip
+
+
+def _note_book_exclusions(tally: Tally) -> None:
+    """The book names, beside each special hand, the fans it leaves uncounted (seven pairs:
+    Fully Concealed Hand, Concealed Hand, Single Wait). The shape never adds most of them, so
+    they are listed here as not counted, because of the special hand (non-repeat)."""
+    noted = {d.id for d in tally.dropped}
+    for fan in SPECIAL_FANS:
+        if fan not in tally.counts:
+            continue
+        for excluded in EXCLUDES[fan]:
+            if excluded not in tally.counts and excluded not in noted:
+                noted.add(excluded)
+                tally.dropped_inner(excluded, fan, NON_REPEAT)
 
 
 def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
