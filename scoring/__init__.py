@@ -1,5 +1,8 @@
 """Tiles, hands and their scores under MCR and the other rule sets. Standard library only."""
 
+# First, before any other module of the package: importing `compiled` routes the hot path
+# to the compiled core while that matches its sources.
+from . import compiled  # noqa: F401
 from .fan_table import FAN_TABLE, Fan, FanRow
 from .hand import Hand, HandError, Meld, Waiting
 from .notation import parse_notation, read_notation

@@ -1,0 +1,189 @@
+"""The compiled core: the MCR hot path built to C by mypyc at install, used only while current.
+
+`setup.py` compiles the modules of `MODULES` into `scoring/_compiled/` (never beside their
+sources, where Python would prefer them to the .py files) and writes a manifest with the
+SHA-256 of every source they were built from: the modules themselves and every module of
+`scoring` they import. `use_compiled()`, called first thing by `scoring/__init__.py`, loads
+them from there only when every hash still matches and the interpreter is the one they were
+built for; otherwise the pure-Python modules run, which are the reference the compiled ones
+must agree with. A checkout where someone edits `scoring/mcr.py` therefore runs the edited
+Python until the next `pip install -e .`, never a stale build.
+
+Set MJLENS_PURE_PYTHON=1 to skip the compiled core at run time, or at install to skip
+building it. This module is standard-library only and never compiled: setup.py loads it by
+path, before the package can be imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = "scoring"
+HERE = Path(__file__).resolve().parent
+BUILD_DIR = HERE / "_compiled"  # where setup.py puts the extension modules and the manifest
+MANIFEST = "manifest.json"
+GROUP = "mjlens_scoring"  # mypyc's shared library is `GROUP + "__mypyc"`
+OFF_SWITCH = "MJLENS_PURE_PYTHON"
+# The hot path of MCR scoring, in import order: decomposition, fan evaluation, the reading.
+MODULES: tuple[str, ...] = (
+    "tile_index",
+    "shapes",
+    "tally",
+    "patterns",
+    "combos",
+    "traits",
+    "deal",
+    "mcr",
+    "special",
+    "reading",
+)
+
+# Why the compiled core is not in use (None while it is); set by use_compiled().
+reason: str | None = "not looked for yet"
+
+
+def switched_off() -> bool:
+    return os.environ.get(OFF_SWITCH, "").strip() not in ("", "0")
+
+
+def source_path(module: str, root: Path = HERE) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def imported_modules(source: str) -> set[str]:
+    """The modules of this package a source imports (relative or by `scoring.` name), at any
+    depth of the file, TYPE_CHECKING blocks included: mypyc reads their types."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1:
+                base = node.module or ""
+            elif node.level == 0 and node.module and node.module.startswith(PACKAGE + "."):
+                base = node.module[len(PACKAGE) + 1 :]
+            else:
+                continue
+            if base:
+                found.add(base)
+            else:  # `from . import x`
+                found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(PACKAGE + "."):
+                    found.add(alias.name[len(PACKAGE) + 1 :])
+    return found
+
+
+def sources_of(modules: Iterable[str], root: Path = HERE) -> list[str]:
+    """The compiled modules and every module of the package they import, transitively: the
+    sources whose change makes a build stale."""
+    todo, seen = list(modules), set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        path = source_path(module, root)
+        if not path.is_file():  # a subpackage (`other`) or a name inside a module
+            continue
+        seen.add(module)
+        todo.extend(imported_modules(path.read_text(encoding="utf-8")))
+    return sorted(seen)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def manifest_for(root: Path = HERE) -> dict[str, object]:
+    """What a build records: the interpreter it is for and the hash of each source."""
+    return {
+        "cache_tag": sys.implementation.cache_tag,
+        "modules": list(MODULES),
+        "library": GROUP + "__mypyc",
+        "sources": {m: digest(source_path(m, root)) for m in sources_of(MODULES, root)},
+    }
+
+
+def stale_reason(build_dir: Path = BUILD_DIR, root: Path = HERE) -> str | None:
+    """Why the build in `build_dir` must not be used, or None when it is current."""
+    try:
+        manifest = json.loads((build_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "not built (no manifest)"
+    if manifest.get("cache_tag") != sys.implementation.cache_tag:
+        return f"built for {manifest.get('cache_tag')}, running {sys.implementation.cache_tag}"
+    if manifest.get("modules") != list(MODULES):
+        return "built for another list of modules"
+    sources = manifest.get("sources")
+    if not isinstance(sources, dict):
+        return "manifest without source hashes"
+    for module, want in sources.items():
+        path = source_path(module, root)
+        if not path.is_file() or digest(path) != want:
+            return f"{PACKAGE}/{module}.py changed since the build"
+    for name in (*MODULES, str(manifest.get("library"))):
+        if _extension(build_dir, name.rsplit(".", 1)[-1]) is None:
+            return f"{name} missing from {build_dir}"
+    return None
+
+
+def _extension(build_dir: Path, stem: str) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = build_dir / f"{stem}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules (and mypyc's shared library) in the build folder under
+    their own names, so `import scoring.mcr` gets the extension instead of mcr.py."""
+
+    def __init__(self, paths: dict[str, Path]) -> None:
+        self.paths = paths
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        found = self.paths.get(fullname)
+        if found is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, str(found))
+        return importlib.machinery.ModuleSpec(fullname, loader, origin=str(found))
+
+
+def use_compiled(build_dir: Path = BUILD_DIR) -> bool:
+    """Route the imports of MODULES to the compiled build when it is current; say whether."""
+    global reason
+    if any(isinstance(f, _Finder) for f in sys.meta_path):
+        reason = None
+        return True
+    if switched_off():
+        reason = f"{OFF_SWITCH} is set"
+        return False
+    reason = stale_reason(build_dir)
+    if reason is not None:
+        return False
+    library = GROUP + "__mypyc"
+    paths = {f"{PACKAGE}.{m}": _extension(build_dir, m) for m in MODULES}
+    paths[library] = _extension(build_dir, library)
+    sys.meta_path.insert(0, _Finder({k: v for k, v in paths.items() if v is not None}))
+    return True
+
+
+def in_use() -> bool:
+    """Whether the compiled core answers (its modules are extension modules)."""
+    module = sys.modules.get(f"{PACKAGE}.{MODULES[-1]}")
+    spec = getattr(module, "__spec__", None)
+    return spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+
+if __name__ == f"{PACKAGE}.compiled":  # imported with the package, not loaded by setup.py
+    use_compiled()
