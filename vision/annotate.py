@@ -6,16 +6,17 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.pipeline import Recognition
+from vision.recognition import Recognition
+from vision.roles import Role
 
 Colour = tuple[int, int, int]
-_ROLE_COLOURS: dict[str, Colour] = {  # BGR
-    "concealed": (60, 180, 60),
-    "winning": (0, 200, 255),
-    "meld": (255, 140, 0),
-    "concealed_kong": (200, 0, 200),
-    "flower": (180, 105, 255),
-    "stray": (128, 128, 128),
+_ROLE_COLOURS: dict[Role, Colour] = {  # BGR
+    Role.CONCEALED: (60, 180, 60),
+    Role.WINNING: (0, 200, 255),
+    Role.MELD: (255, 140, 0),
+    Role.CONCEALED_KONG: (200, 0, 200),
+    Role.FLOWER: (180, 105, 255),
+    Role.STRAY: (128, 128, 128),
 }
 
 
@@ -35,7 +36,7 @@ def annotate(
         hull = cv2.convexHull(quad.astype(np.int32))
         cv2.polylines(out, [hull], True, _ROLE_COLOURS[group.role], thick * 3)
     for i in range(len(tiles)):
-        colour = _ROLE_COLOURS.get(roles.get(i, "stray"), (128, 128, 128))
+        colour = _ROLE_COLOURS.get(roles.get(i, Role.STRAY), (128, 128, 128))
         quad = (tiles.corners[i] / scale).astype(np.int32)
         cv2.polylines(out, [quad], True, colour, thick)
         code = result.decoded.codes[i]

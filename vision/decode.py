@@ -38,6 +38,8 @@ from scoring.waits import winning_tiles
 from vision.hand_rows import HAND_TILES
 from vision.layout import WAITING_TILES, Group, Layout
 from vision.looks import alike, log_likeness_ratio, log_same_group_ratio
+from vision.notes import Note, NoteCode, messages
+from vision.roles import Role
 from vision.shape import is_waiting, is_winning
 from vision.types import FLOWER_SLICE, Tiles
 
@@ -102,7 +104,7 @@ class Change:
 
 @dataclass
 class Decoded:
-    """The decoded hand, or `hand=None` with warnings saying why none was found.
+    """The decoded hand, or `hand=None` with notes saying why none was found.
 
     Attributes:
         codes: per tile index, the code reported (decoded for hand tiles, top class otherwise;
@@ -124,11 +126,16 @@ class Decoded:
     confidence: float = 0.0
     flower_confidence: float = 1.0
     plausibility: float = 0.0
-    warnings: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     readings_tried: int = 0
     left_out: list[int] = field(default_factory=list)  # doubtful detections not in the hand
     cut_short: bool = False
     waiting: bool = False
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notes' English sentences."""
+        return messages(self.notes)
 
 
 @dataclass(frozen=True)
@@ -161,36 +168,47 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     """
     context = dict(context or {})
     codes = _top_codes(tiles)
-    out = Decoded(hand=None, codes=codes, warnings=[])
+    out = Decoded(hand=None, codes=codes)
     flowers, flower_confidence = _decode_flowers(tiles, found.flowers, out)
     if "flowers" in context:
         flower_confidence = 1.0  # the player's word, not the photo's
         told = context["flowers"]
         if flowers and (len(told) if isinstance(told, list) else told) != len(flowers):
-            out.warnings.append(
+            message = (
                 f"the context's flowers ({told}) replace the {len(flowers)} flowers in the photo"
             )
-    variables, unknown_kongs = _variables(tiles, found, context, out.warnings)
+            out.notes.append(Note(NoteCode.CONTEXT_FLOWERS, message, found.flowers))
+    variables, unknown_kongs = _variables(tiles, found, context)
+    if unknown_kongs:
+        message = (
+            "a concealed kong shows no face: give its tile (concealed_kongs, e.g. ['5p']) "
+            "to score the hand"
+        )
+        hidden = tuple(t for v in variables if BACK in v.options[0][1] for t in v.tiles)
+        out.notes.append(Note(NoteCode.HIDDEN_KONG_UNKNOWN, message, hidden))
     n_tiles = sum(min(3, len(v.tiles)) for v in variables)
     if HAND_TILES < n_tiles <= HAND_TILES + 2:
         variables, n_tiles = _drop_doubtful(tiles, variables, n_tiles, found, out)
     if n_tiles not in (HAND_TILES, WAITING_TILES):
-        out.warnings.append(
+        message = (
             f"found {n_tiles} hand tiles; a declared win has 14 and a hand waiting to win 13 "
             "(a kong counts as 3)"
         )
+        out.notes.append(Note(NoteCode.WRONG_TILE_COUNT, message))
         return _melds_alone(tiles, variables, out)
     out.waiting = n_tiles == WAITING_TILES
     if out.waiting:
-        context = _waiting_context(context, out.warnings)
+        context, dropped = _waiting_context(context)
+        out.notes += dropped
     elif found.winning is None:
-        out.warnings.append("no winning tile found")
+        out.notes.append(Note(NoteCode.NO_WINNING_TILE, "no winning tile found"))
         return _melds_alone(tiles, variables, out)
     winning = None if out.waiting else found.winning
     readings = _search(variables, found, out)
     if not readings:
         what = "waiting" if out.waiting else "winning"
-        out.warnings.append(f"no legal {what} hand matches the tiles read")
+        message = f"no legal {what} hand matches the tiles read"
+        out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
         return _melds_alone(tiles, variables, out)
     weighed = _weigh_order(found, variables, _weigh_looks(tiles, variables, readings))
     _report(tiles, winning, variables, weighed, context, flowers, unknown_kongs, out)
@@ -199,16 +217,19 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     return out
 
 
-def _waiting_context(context: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def _waiting_context(context: dict[str, Any]) -> tuple[dict[str, Any], list[Note]]:
     """The context without the flags that describe one win (self-drawn, last tile, ...): a
-    waiting hand's every wait is scored on a discard and self-drawn."""
+    waiting hand's every wait is scored on a discard and self-drawn; and a note of the flags
+    left out, if any."""
     given = [flag for flag in _WIN_FLAGS if context.get(flag)]
+    notes = []
     if given:
-        warnings.append(
+        message = (
             f"{', '.join(given)} left out: 13 tiles wait to win, and each wait is scored on a "
             "discard and self-drawn"
         )
-    return {k: v for k, v in context.items() if k not in _WIN_FLAGS}
+        notes.append(Note(NoteCode.WIN_FLAGS_DROPPED, message))
+    return {k: v for k, v in context.items() if k not in _WIN_FLAGS}, notes
 
 
 def _drop_doubtful(
@@ -224,10 +245,11 @@ def _drop_doubtful(
     for v in drop:
         tile = v.tiles[0]
         out.left_out.append(tile)
-        out.warnings.append(
+        message = (
             f"left out tile #{tile}: the detector doubts it (confidence "
             f"{tiles.confidence[tile]:.2f}) and the hand has a tile too many"
         )
+        out.notes.append(Note(NoteCode.DOUBTFUL_TILE_LEFT_OUT, message, (tile,)))
     return [v for v in variables if v not in drop], 14
 
 
@@ -259,15 +281,17 @@ def _playing_probs(tiles: Tiles, index: int) -> npt.NDArray[np.float64]:
 
 
 def _variables(
-    tiles: Tiles, found: Layout, context: Mapping[str, Any], warnings: list[str]
+    tiles: Tiles, found: Layout, context: Mapping[str, Any]
 ) -> tuple[list[_Variable], int]:
+    """One variable per meld and per loose tile, and how many concealed kongs show no face
+    and were not named by the context (their code is `back`)."""
     variables: list[_Variable] = []
     hidden: list[Group] = []
     told = [str(c) for c in context.get("concealed_kongs") or []]
     for group in found.melds:
         costs = [-np.log(_playing_probs(tiles, i)) for i in group.tiles]
         visible = [c for c, i in zip(costs, group.tiles, strict=True) if not _down(tiles, i)]
-        if group.role == "meld":
+        if group.role == Role.MELD:
             options = _meld_options(costs)
         elif visible:
             options = _kong_options(visible)
@@ -288,11 +312,6 @@ def _variables(
         best = np.argsort(cost)[:TOP_K]
         options = tuple((float(cost[k]), (PLAYING[k],)) for k in best)
         variables.append(_Variable(None, (i,), options))
-    if unknown:
-        warnings.append(
-            "a concealed kong shows no face: give its tile (concealed_kongs, e.g. ['5p']) "
-            "to score the hand"
-        )
     return variables, unknown
 
 
@@ -358,7 +377,8 @@ def _search(
             cost = extra + variables[j].options[k][0] - variables[j].options[k - 1][0]
             heapq.heappush(heap, (cost, child, j))
         if (tried >= _MAX_READINGS and heap) or time.perf_counter() > deadline:
-            out.warnings.append("decoding stopped at its budget; the search was cut short")
+            message = "decoding stopped at its budget; the search was cut short"
+            out.notes.append(Note(NoteCode.SEARCH_CUT_SHORT, message))
             out.cut_short = True
             break
     out.readings_tried = tried
@@ -422,7 +442,7 @@ def _weigh_order(
     is unlikely unless every reading does (a hand kept unsorted): an unseen design's 6s read
     9s between two 5s breaks the order, the true reading keeps it."""
     rows: dict[int, list[int]] = {}
-    for group in found.of_role("concealed"):
+    for group in found.of_role(Role.CONCEALED):
         rows.setdefault(group.row, []).extend(group.tiles)
     where = {v.tiles[0]: k for k, v in enumerate(variables) if v.group is None}
     sequences = [[where[t] for t in row if t in where] for row in rows.values()]
@@ -490,7 +510,8 @@ def _report(
     chosen = next((k for k in ranked[:20] if scoring_accepts(hands[k][0])), None)
     if chosen is None:
         what = "a winning" if winning is not None else "a waiting"
-        out.warnings.append(f"no reading the rules accept as {what} hand")
+        message = f"no reading the rules accept as {what} hand"
+        out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
         return
     total = sum(masses.values())
     hand, choice, best_extra = hands[chosen]
@@ -505,7 +526,7 @@ def _report(
 
 def _cheapest_alone(tiles: Tiles, variable: _Variable) -> float:
     """Cost of the tiles' top codes taken one by one, rules ignored (the raw reading)."""
-    if variable.group is not None and variable.group.role == "concealed_kong":
+    if variable.group is not None and variable.group.role == Role.CONCEALED_KONG:
         return variable.options[0][0]
     return sum(float(-np.log(_playing_probs(tiles, i).max())) for i in variable.tiles)
 
@@ -529,7 +550,7 @@ def _fill_tiles(tiles: Tiles, variables: list[_Variable], choice: list[int], out
 
 def _meld_json(group: Group, codes: tuple[str, ...]) -> Json:
     meld: Json = {"type": _meld_type(codes), "tiles": _sorted(codes)}
-    if group.role == "concealed_kong":
+    if group.role == Role.CONCEALED_KONG:
         meld["concealed"] = True
     elif meld["type"] == "chow":
         meld["claimed_from"] = "left"  # only the left player's discard can be chowed (吃)
@@ -597,7 +618,8 @@ def _decode_flowers(
         return [], 1.0
     chosen_indices = list(indices)
     if len(chosen_indices) > len(FLOWERS):
-        out.warnings.append(f"{len(indices)} flowers found; a set has only {len(FLOWERS)}")
+        message = f"{len(indices)} flowers found; a set has only {len(FLOWERS)}"
+        out.notes.append(Note(NoteCode.TOO_MANY_FLOWERS, message, tuple(indices)))
         chosen_indices = chosen_indices[: len(FLOWERS)]
     namings, log_weights = _naming_weights(tiles, chosen_indices)
     best = int(np.argmax(log_weights))

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import PLAYING, SUITS
+from vision.notes import Note, NoteCode
 from vision.types import BACK_INDEX, Tiles
 
 Array = npt.NDArray[np.float64]
@@ -121,7 +122,7 @@ class Frame:
         return np.asarray(along_row > with_row, dtype=np.bool_)
 
 
-def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str]]:
+def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[Note]]:
     """The dominant reading direction, voted by the up-vectors of upright face-up tiles.
 
     Sideways (claimed) tiles, face-down tiles and outliers (a flower thrown down at an angle)
@@ -130,9 +131,8 @@ def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str
     voters = ~tiles.face_down & ~tiles.sideways & (tiles.probs[:, BACK_INDEX] < 0.5)
     ups = geometry.ups[voters] if voters.any() else geometry.ups[~tiles.face_down]
     if len(ups) == 0:
-        return _frame_from_spread(geometry.centers), [
-            "no face-up tile shows which way the faces read; guessed from the row direction"
-        ]
+        message = "no face-up tile shows which way the faces read; guessed from the row direction"
+        return _frame_from_spread(geometry.centers), [Note(NoteCode.NO_UPRIGHT_FACE, message)]
     agreement = np.clip(ups @ ups.T, 0.0, 1.0) ** 8
     seed = ups[int(np.argmax(agreement.sum(axis=1)))]
     agree = ups @ seed > np.cos(np.radians(30))
@@ -145,7 +145,8 @@ def reading_frame(geometry: TileGeometry, tiles: Tiles) -> tuple[Frame, list[str
         right = np.array([-up[1], up[0]])
     notes = []
     if agree.sum() < 0.6 * len(ups):
-        notes.append("tiles read in different directions; the layout may be wrong")
+        message = "tiles read in different directions; the layout may be wrong"
+        notes.append(Note(NoteCode.MIXED_DIRECTIONS, message))
     return Frame(up, right), notes
 
 

@@ -5,12 +5,14 @@ an added kong's stray tile to its meld and fits the hand to 14 tiles.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import Array, Frame, TileGeometry
+from vision.notes import Note, NoteCode
+from vision.roles import MELD_ROLES, Pose, Role
 from vision.segment import TURNED, Group, claimed_from_position
 from vision.types import FLOWER_SLICE, Tiles
 
@@ -34,18 +36,37 @@ HAND_TILES = 14
 # winning 9p read with 1.0 had been put among the flowers and named 2h). Beside flowers or
 # melds the guard cost right hands: flowers there are often misread with confidence.
 _SURE_READING = 0.9
-_HAND_ROLES = ("concealed", "meld", "concealed_kong")
+_HAND_ROLES = (Role.CONCEALED, *MELD_ROLES)
+
+
+@dataclass(frozen=True)
+class HandRows:
+    """Which rows are the hand's, and what was decided on the way.
+
+    Attributes:
+        rows: the rows of the hand.
+        crowded: one-tile rows on the main row's line that would take the hand past the count.
+        askew: lone tiles that joined, short of the count, at an angle a row would not have.
+        kept_out: other rows of hand tiles within reach and in line that the count kept out.
+        segmented: each row's groups, with the flowers the count recognised among them.
+    """
+
+    rows: set[int]
+    crowded: set[int]
+    askew: set[int]
+    kept_out: set[int]
+    segmented: tuple[tuple[Group, ...], ...]
 
 
 def select_hand_rows(
     rows: list[list[int]],
-    segmented: list[list[Group]],
+    split: list[list[Group]],
     tiles: Tiles,
-    kinds: list[str],
+    kinds: list[Pose],
     geometry: TileGeometry,
     frame: Frame,
     most: int = HAND_TILES,
-) -> tuple[set[int], set[int], set[int], set[int]]:
+) -> HandRows:
     """Rows of the declared hand, grown from the row holding most of it; the one-tile rows
     on its main row's line that would take it past `most` tiles (crowded out); the lone
     tiles that joined, short of `most`, at an angle a row of the hand would not have; and the
@@ -54,36 +75,40 @@ def select_hand_rows(
     Nearer rows join first (melds, flowers or the winning tile on a second row), as long as
     they stay within reach and the hand does not pass `most` tiles (14 for a win, 13 for a
     hand waiting to win): beyond that lie discards, a stretch of wall or another player's
-    tiles.
+    tiles. A row whose tiles the count shows to be flowers is split again as flowers
+    (`HandRows.segmented`; `split` is left as it is).
     """
+    segmented = [list(groups) for groups in split]
     counts = [hand_count(groups) for groups in segmented]
 
     def _flowers_after_all(r: int) -> bool:
-        if any(g.role not in ("concealed", "flower") for g in segmented[r]):
+        if any(g.role not in (Role.CONCEALED, Role.FLOWER) for g in segmented[r]):
             return False
         mass = tiles.probs[rows[r], FLOWER_SLICE].sum(axis=1)
         if float(mass.mean()) < 0.3:
             return False
-        segmented[r] = [Group("flower", tuple(rows[r]), r)]
+        segmented[r] = [Group(Role.FLOWER, tuple(rows[r]), r)]
         counts[r] = 0
         return True
 
     def _lone_tiles_are_flowers(r: int, excess: int) -> bool:
         """A meld row holding lone tiles that take the hand past `most`: the lone tiles most
         like flowers are flowers (a flower laid beside the melds, misread)."""
-        if not any(g.role in ("meld", "concealed_kong") for g in segmented[r]):
+        if not any(g.role in MELD_ROLES for g in segmented[r]):
             return False
-        lone = [g for g in segmented[r] if g.role == "concealed" and len(g.tiles) == 1]
+        lone = [g for g in segmented[r] if g.role == Role.CONCEALED and len(g.tiles) == 1]
         if len(lone) < excess:
             return False
         mass = [float(tiles.probs[g.tiles[0], FLOWER_SLICE].sum()) for g in lone]
         aside = {id(lone[k]) for k in np.argsort(mass)[::-1][:excess]}
-        segmented[r] = [Group("flower", g.tiles, r) if id(g) in aside else g for g in segmented[r]]
+        segmented[r] = [
+            Group(Role.FLOWER, g.tiles, r) if id(g) in aside else g for g in segmented[r]
+        ]
         counts[r] -= excess
         return True
 
     if not rows or max(counts) == 0:
-        return set(range(len(rows))), set(), set(), set()
+        return HandRows(set(range(len(rows))), set(), set(), set(), _frozen(segmented))
     across = frame.across(geometry.centers)
     level = [float(np.median(across[row])) for row in rows]
     main = int(np.argmax(counts))
@@ -97,7 +122,8 @@ def select_hand_rows(
     reach = _ROW_REACH * geometry.face_height
     # Each tile's edge that runs along its row (the top edge, or a sideways tile's side), as
     # an axis (angle x 2): perspective bends a quarter turn, but not a row's own direction.
-    edge = np.where(np.array([k == "S" for k in kinds])[:, None], geometry.ups, geometry.rights)
+    sideways = np.array([k == Pose.SIDEWAYS for k in kinds])
+    edge = np.where(sideways[:, None], geometry.ups, geometry.rights)
     angle = 2 * np.arctan2(edge[:, 1], edge[:, 0])
     axis = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     main_axis = axis[rows[main]].mean(axis=0)
@@ -116,8 +142,8 @@ def select_hand_rows(
         near = min(abs(level[r] - level[k]) for k in keep) < reach
         # Laid out, not strewn: discards lie at any angle, the hand's rows share one axis.
         lone = kinds[rows[r][0]] if len(rows[r]) == 1 else None  # a one-tile row's pose
-        tol = _LONE_ALIGNED_DEG if lone == "U" else _ALIGNED_DEG
-        if lone == "U" and on_main_line(r):
+        tol = _LONE_ALIGNED_DEG if lone == Pose.UPRIGHT else _ALIGNED_DEG
+        if lone == Pose.UPRIGHT and on_main_line(r):
             tol = _LONE_IN_LINE_DEG
         aligned = float(np.mean(axis[rows[r]] @ main_axis > np.cos(2 * np.radians(tol))))
         if len(rows[r]) >= 3:
@@ -129,9 +155,13 @@ def select_hand_rows(
                 aligned = 1.0
         # A row adding nothing to the hand joins only for flowers or a kong's added tile;
         # walls and other players' backs are rows of face-down tiles adding nothing.
-        useful = counts[r] > 0 or any(g.role == "flower" for g in segmented[r]) or lone == "S"
+        useful = (
+            counts[r] > 0
+            or any(g.role == Role.FLOWER for g in segmented[r])
+            or lone == Pose.SIDEWAYS
+        )
         fits = total + counts[r] <= most
-        flowers_only = all(g.role == "flower" for g in segmented[r])
+        flowers_only = all(g.role == Role.FLOWER for g in segmented[r])
         needed = _FLOWERS_ALIGNED_SHARE if flowers_only else _ALIGNED_SHARE
         joinable = r not in keep and near and aligned >= needed
         if joinable and not fits and _flowers_after_all(r):
@@ -164,7 +194,11 @@ def select_hand_rows(
             keep.add(r)
             turned.add(r)
             total += counts[r]
-    return keep, crowded, turned, kept_out - keep
+    return HandRows(keep, crowded, turned, kept_out - keep, _frozen(segmented))
+
+
+def _frozen(segmented: list[list[Group]]) -> tuple[tuple[Group, ...], ...]:
+    return tuple(tuple(groups) for groups in segmented)
 
 
 def counted(n: int, one: str, many: str) -> str:
@@ -176,15 +210,15 @@ def hand_count(groups: list[Group]) -> int:
     """Tiles toward the 14 of a hand (a kong counts 3; flowers and strays none)."""
     count = 0
     for g in groups:
-        if g.role in ("meld", "concealed_kong"):
+        if g.role in MELD_ROLES:
             count += min(len(g.tiles), 3)
-        elif g.role == "concealed":
+        elif g.role == Role.CONCEALED:
             count += len(g.tiles)
     return count
 
 
 def join_added_kong_tiles(
-    groups: list[Group], kinds: list[str], geometry: TileGeometry, frame: Frame
+    groups: list[Group], kinds: list[Pose], geometry: TileGeometry, frame: Frame
 ) -> list[Group]:
     """A kong made from an exposed pung (加杠): the added tile lies crosswise beside the
     claimed one, beyond it, rather than extending the row. Join such a stray sideways tile to
@@ -194,7 +228,7 @@ def join_added_kong_tiles(
     w = geometry.face_width
     out = list(groups)
     for stray in groups:
-        if stray.role != "stray":
+        if stray.role != Role.STRAY:
             continue
         left = list(stray.tiles)
         for t in stray.tiles:
@@ -202,7 +236,7 @@ def join_added_kong_tiles(
                 continue
             for k, meld in enumerate(out):
                 c = meld.claimed
-                if meld.role != "meld" or c is None or len(meld.tiles) != 3:
+                if meld.role != Role.MELD or c is None or len(meld.tiles) != 3:
                     continue
                 if abs(along[t] - along[c]) < 0.6 * w and abs(across[t] - across[c]) < 1.6 * w:
                     at = meld.tiles.index(c) + 1
@@ -222,7 +256,7 @@ def fit_count(
     tiles: Tiles,
     flowers: Array,
     most: int = HAND_TILES,
-) -> tuple[list[Group], list[str]]:
+) -> tuple[list[Group], list[Note]]:
     """Let the count, not one tile's reading, decide when the hand is not `most` tiles (14
     for a win, 13 for a hand waiting to win; a kong counts as 3). Past it: lone tiles from
     the flower rows go back among the flowers, then a lone tile beside a meld of three of
@@ -235,22 +269,24 @@ def fit_count(
     hand = hand_count(groups)
     out, moved = _lone_tiles_to_flower_rows(groups, hand - most)
     hand -= moved
-    notes = []
+    notes: list[Note] = []
     out, joined = _join_split_kongs(out, rows, tiles.codes, hand - most)
     hand -= joined
     if joined:
         what = counted(joined, "a tile standing apart was", "tiles standing apart were")
-        notes.append(f"{what} read as the fourth tile of a kong")
+        notes.append(Note(NoteCode.KONG_TILE_APART, f"{what} read as the fourth tile of a kong"))
     unsure = tiles.probs.max(axis=1) < _SURE_READING
     out, aside = _row_ends_to_flowers(out, rows, flowers, unsure, hand - most)
     hand -= aside
     if aside:
         what = counted(aside, "an unsure tile", "unsure tiles")
-        notes.append(f"{what} at a row's end taken for flowers: the hand had {hand + aside}")
+        message = f"{what} at a row's end taken for flowers: the hand had {hand + aside}"
+        notes.append(Note(NoteCode.ROW_END_FLOWERS, message))
     out, taken = _lone_flowers_to_hand(out, flowers, most - hand)
     if taken:
         what = counted(taken, "a lone flower", "lone flowers")
-        notes.append(f"{what} in the hand's rows taken as its tiles: it had {most - taken}")
+        message = f"{what} in the hand's rows taken as its tiles: it had {most - taken}"
+        notes.append(Note(NoteCode.FLOWER_TAKEN_AS_TILE, message))
         out = _claimed_runs_of_taken_flowers(out, rows, tiles, taken_from=groups)
     return out, notes
 
@@ -261,14 +297,14 @@ def _claimed_runs_of_taken_flowers(
     """Three lone flowers side by side taken as the hand's tiles, one of them crosswise, are
     a claimed pung or chow, not three concealed tiles (a real-face pung of 1s claimed from
     the opposite player, the birds read as flowers, came out right as 1s but concealed)."""
-    were_flowers = {g.tiles[0] for g in taken_from if g.role == "flower" and len(g.tiles) == 1}
+    were_flowers = {g.tiles[0] for g in taken_from if g.role == Role.FLOWER and len(g.tiles) == 1}
     out = list(groups)
     for r, row in enumerate(rows):
         lone = {
             g.tiles[0]: g
             for g in out
             if g.row == r
-            and g.role == "concealed"
+            and g.role == Role.CONCEALED
             and len(g.tiles) == 1
             and g.tiles[0] in were_flowers
         }
@@ -277,7 +313,8 @@ def _claimed_runs_of_taken_flowers(
             turned = [i for i, t in enumerate(run) if tiles.sideways[t]]
             if all(t in lone for t in run) and len(turned) == 1:
                 claimed = run[turned[0]]
-                meld = Group("meld", tuple(run), r, claimed_from_position(turned[0], 3), claimed)
+                side = claimed_from_position(turned[0], 3)
+                meld = Group(Role.MELD, tuple(run), r, side, claimed)
                 members = {id(lone[t]) for t in run}
                 at = next(j for j, g in enumerate(out) if id(g) in members)
                 out = [g for g in out if id(g) not in members]
@@ -288,14 +325,14 @@ def _claimed_runs_of_taken_flowers(
 
 def _lone_tiles_to_flower_rows(groups: list[Group], excess: int) -> tuple[list[Group], int]:
     """Up to `excess` lone tiles of the rows that hold flowers go among those flowers."""
-    flower_rows = {g.row: g for g in groups if g.role == "flower"}
+    flower_rows = {g.row: g for g in groups if g.role == Role.FLOWER}
     out, moved = list(groups), 0
     for g in groups:
         if moved >= excess:
             break
-        if g.role == "concealed" and len(g.tiles) == 1 and g.row in flower_rows:
+        if g.role == Role.CONCEALED and len(g.tiles) == 1 and g.row in flower_rows:
             aside = flower_rows[g.row]
-            merged = Group("flower", (*aside.tiles, *g.tiles), g.row)
+            merged = Group(Role.FLOWER, (*aside.tiles, *g.tiles), g.row)
             out = [merged if x is aside else x for x in out if x is not g]
             flower_rows[g.row] = merged
             moved += 1
@@ -331,11 +368,11 @@ def _row_ends_to_flowers(
     flower-like first; one lone tile stays, for the winning tile."""
     out, aside = list(groups), 0
     while aside < excess:
-        singles = [g for g in out if g.role == "concealed" and len(g.tiles) == 1]
+        singles = [g for g in out if g.role == Role.CONCEALED and len(g.tiles) == 1]
         at_end = [
             g
             for g in out
-            if g.role == "concealed"
+            if g.role == Role.CONCEALED
             and len(g.tiles) <= excess - aside
             and (g.tiles[0] == rows[g.row][0] or g.tiles[-1] == rows[g.row][-1])
             and all(unsure[t] for t in g.tiles)
@@ -344,7 +381,7 @@ def _row_ends_to_flowers(
         if not singles or not at_end:
             break
         end = max(at_end, key=lambda g: float(np.mean([flowers[t] for t in g.tiles])))
-        out = _recast(out, end, "flower")
+        out = _recast(out, end, Role.FLOWER)
         aside += len(end.tiles)
     return out, aside
 
@@ -359,19 +396,19 @@ def _lone_flowers_to_hand(
         lone_flowers = [
             g
             for g in out
-            if g.role == "flower"
+            if g.role == Role.FLOWER
             and len(g.tiles) == 1
             and any(x.row == g.row and x.role in _HAND_ROLES for x in out)
         ]
         if not lone_flowers:
             break
         end = min(lone_flowers, key=lambda g: float(flowers[g.tiles[0]]))
-        out = _recast(out, end, "concealed")
+        out = _recast(out, end, Role.CONCEALED)
         taken += 1
     return out, taken
 
 
-def _recast(groups: list[Group], group: Group, role: str) -> list[Group]:
+def _recast(groups: list[Group], group: Group, role: Role) -> list[Group]:
     return [Group(role, g.tiles, g.row) if g is group else g for g in groups]
 
 
@@ -383,7 +420,7 @@ def split_kongs(
     gap), read as a pung and a loose tile."""
     pairs = []
     for lone in groups:
-        if lone.role != "concealed" or len(lone.tiles) != 1:
+        if lone.role != Role.CONCEALED or len(lone.tiles) != 1:
             continue
         tile = lone.tiles[0]
         row = rows[lone.row]
@@ -391,7 +428,7 @@ def split_kongs(
         beside = {row[j] for j in (k - 1, k + 1) if 0 <= j < len(row)}
         for meld in groups:
             if (
-                meld.role == "meld"
+                meld.role == Role.MELD
                 and meld.row == lone.row
                 and len(meld.tiles) == 3
                 and beside & {meld.tiles[0], meld.tiles[-1]}

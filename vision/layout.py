@@ -29,7 +29,10 @@ from vision.hand_rows import (
     join_added_kong_tiles,
     select_hand_rows,
 )
+from vision.notes import Note, NoteCode, messages
 from vision.reading import evidence_each_way
+from vision.roles import HAND_ROLES as HAND_ROLES  # re-exported: callers import it here
+from vision.roles import MELD_ROLES, Pose, Role
 from vision.segment import (
     TURNED,
     claimed_from_position,
@@ -41,44 +44,57 @@ from vision.segment import (
 from vision.segment import Group as Group  # re-exported: callers import it from here
 from vision.types import Tiles
 
-HAND_ROLES = ("concealed", "winning", "meld", "concealed_kong")  # the hand's own tiles
-ROLES = (*HAND_ROLES, "flower", "stray")
+ROLES = tuple(Role)
 _SENSE_MARGIN = 2.0  # evidence gap under which the reading sense is called unsure
 WAITING_TILES = HAND_TILES - 1  # a hand waiting to win: the winning tile not come yet
 
 
 @dataclass(frozen=True)
 class Layout:
-    """The structure of a declared win; `ambiguity` says what was unsure, if anything."""
+    """The structure of a declared win; `doubt` says what was unsure, if anything (a note
+    among `notes`, which a person should check)."""
 
     groups: tuple[Group, ...]
     rows: tuple[tuple[int, ...], ...]
     up: tuple[float, float]  # unit vector: the direction faces read upward, photo coordinates
     tile_size: tuple[float, float]  # typical face (width, height) in photo pixels
-    warnings: tuple[str, ...] = ()
-    ambiguity: str | None = None
-    # Per tile: U upright, S sideways, T turned and read as a flower, D face-down.
-    kinds: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = ()
+    doubt: Note | None = None
+    kinds: tuple[Pose, ...] = field(default=())  # per tile
 
-    def of_role(self, role: str) -> tuple[Group, ...]:
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The notes' English sentences."""
+        return tuple(messages(self.notes))
+
+    @property
+    def ambiguity(self) -> str | None:
+        """The doubt's English sentence."""
+        return self.doubt.message if self.doubt is not None else None
+
+    def noted(self, note: Note) -> Layout:
+        """This layout with `note` among its notes and, unless it has one, as its doubt."""
+        return replace(self, notes=(*self.notes, note), doubt=self.doubt or note)
+
+    def of_role(self, role: Role) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.role == role)
 
     @property
     def concealed(self) -> tuple[int, ...]:
-        return tuple(i for g in self.of_role("concealed") for i in g.tiles)
+        return tuple(i for g in self.of_role(Role.CONCEALED) for i in g.tiles)
 
     @property
     def winning(self) -> int | None:
-        groups = self.of_role("winning")
+        groups = self.of_role(Role.WINNING)
         return groups[0].tiles[0] if groups else None
 
     @property
     def melds(self) -> tuple[Group, ...]:
-        return tuple(g for g in self.groups if g.role in ("meld", "concealed_kong"))
+        return tuple(g for g in self.groups if g.role in MELD_ROLES)
 
     @property
     def flowers(self) -> tuple[int, ...]:
-        return tuple(i for g in self.of_role("flower") for i in g.tiles)
+        return tuple(i for g in self.of_role(Role.FLOWER) for i in g.tiles)
 
     @property
     def angle_deg(self) -> float:
@@ -102,7 +118,8 @@ def layout(tiles: Tiles, most: int = HAND_TILES) -> Layout:
         ['meld', 'concealed', 'winning', 'flower']
     """
     if len(tiles) == 0:
-        return Layout((), (), (0.0, -1.0), (0.0, 0.0), ("no tiles found in the photo",))
+        nothing = Note(NoteCode.NO_TILES, "no tiles found in the photo")
+        return Layout((), (), (0.0, -1.0), (0.0, 0.0), (nothing,))
     geometry = TileGeometry.of(tiles)
     frame, notes = reading_frame(geometry, tiles)
     readings = [_read_in(frame, tiles, geometry, notes, most) for frame in (frame, frame.flipped())]
@@ -111,115 +128,132 @@ def layout(tiles: Tiles, most: int = HAND_TILES) -> Layout:
     flip = evidence[1] > evidence[0]
     found, _ = readings[1] if flip else readings[0]
     mirrored = [g for g in found.melds if g.claimed_from in ("left", "right")]
-    if abs(evidence[1] - evidence[0]) < _SENSE_MARGIN and mirrored and found.ambiguity is None:
-        note = "unsure which way the hand reads: left and right claims may be swapped"
-        found = replace(found, warnings=(*found.warnings, note), ambiguity=note)
+    if abs(evidence[1] - evidence[0]) < _SENSE_MARGIN and mirrored and found.doubt is None:
+        message = "unsure which way the hand reads: left and right claims may be swapped"
+        claimed = tuple(g.claimed for g in mirrored if g.claimed is not None)
+        found = found.noted(Note(NoteCode.READING_SENSE_UNSURE, message, claimed))
     return found
 
 
 def _read_in(
-    frame: Frame, tiles: Tiles, geometry: TileGeometry, notes: list[str], most: int
+    frame: Frame, tiles: Tiles, geometry: TileGeometry, notes: list[Note], most: int
 ) -> tuple[Layout, Frame]:
     rows = find_rows(geometry, frame)
     flowers = flower_mass(tiles, rows)
     kinds = tile_kinds(tiles, geometry, frame, flowers)
-    warnings = list(notes)
+    said = list(notes)
     apart: dict[int, float] = {}
-    notes_of: list[list[str]] = [[] for _ in rows]
-    segmented = [
-        segment_row(row, r, kinds, tiles, geometry, frame, notes_of[r], apart, flowers)
-        for r, row in enumerate(rows)
-    ]
-    hand_rows, crowded, askew, kept_out = select_hand_rows(
-        rows, segmented, tiles, kinds, geometry, frame, most
-    )
+    split: list[list[Group]] = []
+    row_notes: list[list[Note]] = []
+    for r, row in enumerate(rows):
+        groups_of_row, notes_of_row, apart_of_row = segment_row(
+            row, r, kinds, tiles, geometry, frame, flowers
+        )
+        split.append(groups_of_row)
+        row_notes.append(notes_of_row)
+        apart.update(apart_of_row)
+    hand = select_hand_rows(rows, split, tiles, kinds, geometry, frame, most)
     groups: list[Group] = []
     for r, row in enumerate(rows):
-        if r in hand_rows:
-            groups += segmented[r]
-            warnings += notes_of[r]
+        if r in hand.rows:
+            groups += hand.segmented[r]
+            said += row_notes[r]
         else:
-            groups.append(Group("stray", tuple(row), r))
+            groups.append(Group(Role.STRAY, tuple(row), r))
     # Laid out, a chow or pung has one crosswise tile; two in one (the detector flagged one
     # falsely) leave which was claimed a guess. (A kong may show two: one added to a pung.)
-    doubly_turned = sum(
-        1
+    doubly_turned = [
+        g
         for g in groups
-        if g.role == "meld" and len(g.tiles) == 3 and sum(kinds[t] in TURNED for t in g.tiles) == 2
-    )
+        if g.role == Role.MELD
+        and len(g.tiles) == 3
+        and sum(kinds[t] in TURNED for t in g.tiles) == 2
+    ]
     groups = join_added_kong_tiles(groups, kinds, geometry, frame)
-    placed = {t for g in groups if g.role == "meld" for t in g.tiles}
-    warnings = [w for w in warnings if not any(f"(#{t})" in w for t in placed)]
-    apart_rows = sum(len(g.tiles) for g in groups if g.role == "stray" and g.row not in hand_rows)
+    placed = {t for g in groups if g.role == Role.MELD for t in g.tiles}
+    said = [n for n in said if not (n.code is NoteCode.TILE_FITS_NO_MELD and placed & {*n.tiles})]
+    apart_rows = tuple(
+        t for g in groups if g.role == Role.STRAY and g.row not in hand.rows for t in g.tiles
+    )
     if apart_rows:
-        warnings.append(
-            counted(
-                apart_rows,
-                "a tile lies apart from the hand and was left out",
-                "tiles lie apart from the hand and were left out",
-            )
+        message = counted(
+            len(apart_rows),
+            "a tile lies apart from the hand and was left out",
+            "tiles lie apart from the hand and were left out",
         )
-    groups, lone_crosswise = _lone_crosswise_tile(groups, kinds, hand_rows, most)
-    misfits = [t for g in groups if g.role == "stray" and g.row in hand_rows for t in g.tiles]
+        said.append(Note(NoteCode.TILES_APART, message, apart_rows))
+    groups, lone_crosswise = _lone_crosswise_tile(groups, kinds, hand.rows, most)
+    misfits = tuple(
+        t for g in groups if g.role == Role.STRAY and g.row in hand.rows for t in g.tiles
+    )
     groups, guesses = fit_count(groups, rows, tiles, flowers, most)
-    ambiguity = None
+    doubt: Note | None = None
     waiting = hand_count(groups) == WAITING_TILES
     if waiting and _set_apart(groups, apart) >= WINNING_TILE_GAP:
         # A tile set apart as a win's winning tile is, in a hand of 13: one of its tiles
         # unseen? (Thirteen tiles as held stand at most 0.18 widths apart in the renders.)
-        ambiguity = APART_IN_THIRTEEN
-        warnings.append(ambiguity)
+        doubt = Note(NoteCode.APART_IN_THIRTEEN, APART_IN_THIRTEEN)
+        said.append(doubt)
     if not waiting:
         # Thirteen tiles are a hand waiting to win: the tile a win would set apart has not
         # come, so a lone tile apart is one of the thirteen.
-        groups, ambiguity = _choose_winning(groups, geometry, frame, warnings, apart)
+        groups, winning_notes, doubt = _choose_winning(groups, geometry, frame, apart)
+        said += winning_notes
     groups, recast = melds_without_crosswise_tile(groups, geometry, frame)
     if recast:
-        warnings.append(
-            counted(
-                recast,
-                "a run of tiles in the melds' row taken as a meld whose crosswise tile was not"
-                " seen",
-                "runs of tiles in the melds' row taken as melds whose crosswise tile was not seen",
-            )
+        message = counted(
+            len(recast),
+            "a run of tiles in the melds' row taken as a meld whose crosswise tile was not seen",
+            "runs of tiles in the melds' row taken as melds whose crosswise tile was not seen",
         )
-    # Guesses a person should check: each is a warning, and the first is the ambiguity.
+        recast_tiles = tuple(t for g in recast for t in g.tiles)
+        said.append(Note(NoteCode.MELD_CROSSWISE_UNSEEN, message, recast_tiles))
+    # Guesses a person should check: each is a note, and the first is the doubt.
     doubts = list(guesses)
-    if askew:
-        what = counted(len(askew), "a lone tile", "lone tiles")
-        doubts.append(f"{what} lying askew near the hand taken as its tiles: it was short")
+    if hand.askew:
+        what = counted(len(hand.askew), "a lone tile", "lone tiles")
+        message = f"{what} lying askew near the hand taken as its tiles: it was short"
+        askew = tuple(t for r in sorted(hand.askew) for t in rows[r])
+        doubts.append(Note(NoteCode.ASKEW_TILE_TAKEN, message, askew))
     if doubly_turned:
-        what = counted(doubly_turned, "a meld shows", "melds show")
-        doubts.append(f"{what} two crosswise tiles: which was claimed is a guess")
-    if lone_crosswise:
-        doubts.append(LONE_CROSSWISE_TAKEN)
-    if any(_blank_kong(g, kinds, tiles) for g in groups):
-        doubts.append("a concealed kong's faces read as white dragons: they may be tile backs")
-    warnings += doubts
-    ambiguity = ambiguity or (doubts[0] if doubts else None)
-    if misfits and ambiguity is None:
+        what = counted(len(doubly_turned), "a meld shows", "melds show")
+        message = f"{what} two crosswise tiles: which was claimed is a guess"
+        turned = tuple(t for g in doubly_turned for t in g.tiles)
+        doubts.append(Note(NoteCode.TWO_CROSSWISE_TILES, message, turned))
+    if lone_crosswise is not None:
+        doubts.append(Note(NoteCode.LONE_CROSSWISE_TAKEN, LONE_CROSSWISE_TAKEN, (lone_crosswise,)))
+    blank = tuple(t for g in groups if _blank_kong(g, kinds, tiles) for t in g.tiles)
+    if blank:
+        message = "a concealed kong's faces read as white dragons: they may be tile backs"
+        doubts.append(Note(NoteCode.KONG_FACES_BLANK, message, blank))
+    said += doubts
+    doubt = doubt or (doubts[0] if doubts else None)
+    if misfits and doubt is None:
         # A crosswise or face-down tile the melds cannot place: a meld may be misread.
-        ambiguity = counted(
+        message = counted(
             len(misfits), "a tile among the hand fits no meld", "tiles among the hand fit no meld"
         )
-    if kept_out and waiting and ambiguity is None:
+        doubt = Note(NoteCode.TILE_FITS_NO_MELD, message, misfits)
+    if hand.kept_out and waiting and doubt is None:
         # 13 tiles and, within reach and in line, tiles the count kept out: a win whose
         # true tile a false one (or a tile left unseen) kept out of the count?
-        ambiguity = KEPT_OUT_OF_THIRTEEN
-    crowded_out = sum(len(rows[r]) for r in crowded)
-    if crowded_out and ambiguity is None:
-        ambiguity = counted(
-            crowded_out,
+        kept = tuple(t for r in sorted(hand.kept_out) for t in rows[r])
+        doubt = Note(NoteCode.KEPT_OUT_OF_THIRTEEN, KEPT_OUT_OF_THIRTEEN, kept)
+    crowded_out = tuple(t for r in sorted(hand.crowded) for t in rows[r])
+    if crowded_out and doubt is None:
+        message = counted(
+            len(crowded_out),
             f"a tile in line with the hand was left out: it had {most}",
             f"tiles in line with the hand were left out: it had {most}",
         )
+        doubt = Note(NoteCode.CROWDED_OUT, message, crowded_out)
     found = Layout(
         groups=tuple(groups),
         rows=tuple(tuple(row) for row in rows),
         up=(float(frame.up[0]), float(frame.up[1])),
         tile_size=(geometry.face_width, geometry.face_height),
-        warnings=tuple(warnings),
-        ambiguity=ambiguity,
+        notes=tuple(said),
+        doubt=doubt,
         kinds=tuple(kinds),
     )
     return found, frame
@@ -236,28 +270,30 @@ LONE_CROSSWISE_TAKEN = "a lone crosswise tile taken among the hand's tiles: it w
 
 
 def _lone_crosswise_tile(
-    groups: list[Group], kinds: list[str], hand_rows: set[int], most: int
-) -> tuple[list[Group], bool]:
-    """A hand one tile short (of `most`) whose only misfit is one lone sideways tile takes that tile
-    among its concealed ones: the winning tile laid down crosswise, apart (a real-face 1p
-    flagged sideways on a row of its own, the hand 13), or a concealed tile laid askew in
+    groups: list[Group], kinds: list[Pose], hand_rows: set[int], most: int
+) -> tuple[list[Group], int | None]:
+    """A hand one tile short (of `most`) whose only misfit is one lone sideways tile takes
+    that tile (returned with the groups) among its concealed ones: the winning tile laid
+    down crosswise, apart (a real-face 1p flagged sideways on a row of its own, the hand
+    13), or a concealed tile laid askew in
     the hand's row (a real-face pair's 1p at 30 degrees beside the melds). An added kong's
     tile would not be the one missing: a kong counts as the pung it was; and one lying
     against a claimed tile has joined its meld already (`join_added_kong_tiles`)."""
-    strays = [g for g in groups if g.role == "stray" and g.row in hand_rows]
-    if len(strays) != 1 or len(strays[0].tiles) != 1 or kinds[strays[0].tiles[0]] != "S":
-        return groups, False
+    strays = [g for g in groups if g.role == Role.STRAY and g.row in hand_rows]
+    if len(strays) != 1 or len(strays[0].tiles) != 1:
+        return groups, None
     lone = strays[0]
-    if hand_count(groups) + 1 != most:
-        return groups, False
-    return [Group("concealed", g.tiles, g.row) if g is lone else g for g in groups], True
+    if kinds[lone.tiles[0]] != Pose.SIDEWAYS or hand_count(groups) + 1 != most:
+        return groups, None
+    taken = [Group(Role.CONCEALED, g.tiles, g.row) if g is lone else g for g in groups]
+    return taken, lone.tiles[0]
 
 
 def _set_apart(groups: list[Group], apart: dict[int, float]) -> float:
     """How far the lone tile most clearly set apart from the concealed tiles (as a win's
     winning tile is) stands from its row neighbours, in tile widths (in a row of its own:
     2); 0 when no tile stands alone."""
-    loose = [g for g in groups if g.role == "concealed"]
+    loose = [g for g in groups if g.role == Role.CONCEALED]
     if not loose:
         return 0.0
     main = max(loose, key=lambda g: len(g.tiles))
@@ -269,26 +305,28 @@ def _choose_winning(
     groups: list[Group],
     geometry: TileGeometry,
     frame: Frame,
-    warnings: list[str],
     apart: dict[int, float],
-) -> tuple[list[Group], str | None]:
-    """The winning tile is the lone tile most clearly set apart, near the concealed row.
+) -> tuple[list[Group], list[Note], Note | None]:
+    """The winning tile is the lone tile most clearly set apart, near the concealed row;
+    with the groups, the notes on the choice and the doubt, if any.
 
     Ranked by the width of the gap that isolates it (a detector's corner noise can open a
     small false gap; the winner stands a third of a tile or more apart), then by nearness.
     """
-    loose = [g for g in groups if g.role == "concealed"]
+    loose = [g for g in groups if g.role == Role.CONCEALED]
     if not loose:
-        return groups, None
+        return groups, [], None
     main = max(loose, key=lambda g: len(g.tiles))
     singles = [g for g in loose if len(g.tiles) == 1 and g is not main]
     if not singles:
         last = main.tiles[-1]
-        warnings.append("no tile is set apart as the winning tile; assuming the last one")
-        rest = Group("concealed", main.tiles[:-1], main.row)
-        won = Group("winning", (last,), main.row)
+        said = "no tile is set apart as the winning tile; assuming the last one"
+        rest = Group(Role.CONCEALED, main.tiles[:-1], main.row)
+        won = Group(Role.WINNING, (last,), main.row)
         swapped = [x for g in groups for x in ((rest, won) if g is main else (g,))]
-        return swapped, "winning tile not set apart: took the last concealed tile"
+        guess = "winning tile not set apart: took the last concealed tile"
+        notes = [Note(NoteCode.WINNING_TILE_NOT_APART, said, (last,))]
+        return swapped, notes, Note(NoteCode.WINNING_TILE_NOT_APART, guess, (last,))
     along = frame.along(geometry.centers)
     across = frame.across(geometry.centers)
     ends = geometry.corners[[main.tiles[0], main.tiles[-1]]]
@@ -311,20 +349,21 @@ def _choose_winning(
         return min(apart.get(g.tiles[0], np.inf), 2.0)  # another row counts as 2 widths
 
     # A lone tile in a row of flowers is more likely a misread flower than the winning tile.
-    flower_rows = {g.row for g in groups if g.role == "flower"}
+    flower_rows = {g.row for g in groups if g.role == Role.FLOWER}
     ranked = sorted(near, key=lambda g: (g.row in flower_rows, -separation(g), distance(g)))
     winner = ranked[0]
-    ambiguity = None
+    doubt = None
     if len(ranked) > 1 and separation(ranked[1]) > 0.6 * separation(winner):
-        ambiguity = f"{len(ranked)} lone tiles could be the winning tile; took the most apart"
-        warnings.append(ambiguity)
-    out = [Group("winning", g.tiles, g.row) if g is winner else g for g in groups]
-    return out, ambiguity
+        message = f"{len(ranked)} lone tiles could be the winning tile; took the most apart"
+        candidates = tuple(g.tiles[0] for g in ranked)
+        doubt = Note(NoteCode.WINNING_TILE_UNSURE, message, candidates)
+    out = [Group(Role.WINNING, g.tiles, g.row) if g is winner else g for g in groups]
+    return out, [doubt] if doubt else [], doubt
 
 
 def melds_without_crosswise_tile(
     groups: list[Group], geometry: TileGeometry, frame: Frame
-) -> tuple[list[Group], int]:
+) -> tuple[list[Group], list[Group]]:
     """Runs of three or four concealed tiles in a row of exposed melds, recast as melds.
 
     Laid out, the concealed tiles stay together, the winning tile at their end; when they lie
@@ -335,34 +374,34 @@ def melds_without_crosswise_tile(
     concealed tiles, so a hand whose concealed tiles share the melds' row is left alone.
     The claimed tile is taken to be the run's widest along the row for its depth across it (a
     quarter turn spans the face's height): a weak clue, but the only one left. Returns the
-    groups and the runs recast.
+    groups and the melds recast.
     """
-    won = [g.row for g in groups if g.role == "winning"]
-    if not won or not any(g.role == "concealed" and g.row == won[0] for g in groups):
-        return groups, 0
+    won = [g.row for g in groups if g.role == Role.WINNING]
+    if not won or not any(g.role == Role.CONCEALED and g.row == won[0] for g in groups):
+        return groups, []
     along = frame.along(geometry.centers)
     corners = geometry.corners.reshape(-1, 2)
     spans = frame.along(corners).reshape(-1, 4), frame.across(corners).reshape(-1, 4)
     ratio = np.ptp(spans[0], axis=1) / np.maximum(np.ptp(spans[1], axis=1), 1e-6)
-    meld_rows = {g.row for g in groups if g.role in ("meld", "concealed_kong")} - {won[0]}
+    meld_rows = {g.row for g in groups if g.role in MELD_ROLES} - {won[0]}
     recast: dict[int, Group] = {}  # id of the first group of a run -> its meld
     gone: set[int] = set()
-    placed_roles = tuple(role for role in ROLES if role != "stray")
+    placed_roles = tuple(role for role in Role if role != Role.STRAY)
     for row in meld_rows:
         for run in runs_along(groups, row, along, placed_roles):
             members = tuple(t for g in run for t in g.tiles)
-            if run[0].role == "concealed" and len(members) in (3, 4):
+            if run[0].role == Role.CONCEALED and len(members) in (3, 4):
                 ordered = tuple(sorted(members, key=lambda t: float(along[t])))
                 turned = int(np.argmax(ratio[list(ordered)]))
                 side = claimed_from_position(turned, len(ordered))
-                recast[id(run[0])] = Group("meld", ordered, row, side, ordered[turned])
+                recast[id(run[0])] = Group(Role.MELD, ordered, row, side, ordered[turned])
                 gone |= {id(g) for g in run[1:]}
     out = [recast.get(id(g), g) for g in groups if id(g) not in gone]
-    return out, len(recast)
+    return out, list(recast.values())
 
 
 def runs_along(
-    groups: Sequence[Group], row: int, along: npt.NDArray[np.float64], roles: tuple[str, ...]
+    groups: Sequence[Group], row: int, along: npt.NDArray[np.float64], roles: tuple[Role, ...]
 ) -> list[list[Group]]:
     """The groups of `row` whose role is in `roles`, in order along the row (`along`: each
     tile's position), neighbouring concealed groups joined in one run: gaps may split the
@@ -373,26 +412,26 @@ def runs_along(
     )
     runs: list[list[Group]] = []
     for g in placed:
-        if g.role == "concealed" and runs and runs[-1][-1].role == "concealed":
+        if g.role == Role.CONCEALED and runs and runs[-1][-1].role == Role.CONCEALED:
             runs[-1].append(g)
         else:
             runs.append([g])
     return runs
 
 
-def _blank_kong(group: Group, kinds: list[str], tiles: Tiles) -> bool:
+def _blank_kong(group: Group, kinds: list[Pose], tiles: Tiles) -> bool:
     """A concealed kong whose face-up tiles read as white dragons: a plain back the
     detector took for a face reads as a blank white dragon (four real-face backs, the ends
     read P, scored as a kong of white dragons)."""
-    if group.role != "concealed_kong":
+    if group.role != Role.CONCEALED_KONG:
         return False
-    shown = [t for t in group.tiles if kinds[t] != "D"]
+    shown = [t for t in group.tiles if kinds[t] != Pose.FACE_DOWN]
     return bool(shown) and all(tiles.codes[t] in ("P", BACK) for t in shown)
 
 
-def role_of_each(found: Layout, n: int) -> list[str]:
-    """Role name per tile index ("stray" for tiles outside every group)."""
-    roles = ["stray"] * n
+def role_of_each(found: Layout, n: int) -> list[Role]:
+    """Role per tile index (stray for tiles outside every group)."""
+    roles = [Role.STRAY] * n
     for g in found.groups:
         for i in g.tiles:
             roles[i] = g.role

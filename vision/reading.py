@@ -13,6 +13,7 @@ import numpy as np
 
 from scoring.tiles import PLAYING
 from vision.geometry import Array, Frame, TileGeometry
+from vision.roles import Role
 from vision.types import Tiles
 
 if TYPE_CHECKING:  # layout imports this module: the types are only needed for annotations
@@ -51,10 +52,10 @@ def _sense_evidence(found: Layout, tiles: Tiles, geometry: TileGeometry, frame: 
     codes = tiles.codes
     score = 0.0
     for group in found.groups:
-        if group.role not in ("concealed", "meld"):
+        if group.role not in (Role.CONCEALED, Role.MELD):
             continue
         keys = [_ORDER.get(codes[i]) for i in group.tiles]
-        if group.role == "meld" and len(set(keys)) < len(keys):
+        if group.role == Role.MELD and len(set(keys)) < len(keys):
             continue  # a pung or kong has no order: a step in one is a misread tile
         for a, b in pairwise(keys):
             if a is not None and b is not None and a != b:
@@ -65,7 +66,7 @@ def _sense_evidence(found: Layout, tiles: Tiles, geometry: TileGeometry, frame: 
             2.0 if along[found.winning] > float(np.mean(along[list(found.concealed)])) else -2.0
         )
     across = frame.across(geometry.centers)
-    for meld in found.of_role("meld"):
+    for meld in found.of_role(Role.MELD):
         score += _claimed_tile_evidence(meld, across, geometry.face_height)
     return score
 

@@ -14,6 +14,8 @@ import numpy.typing as npt
 
 from scoring.tiles import PLAYING
 from vision.geometry import Array, Frame, TileGeometry, meld_log_likelihood
+from vision.notes import Note, NoteCode
+from vision.roles import CROSSWISE, Pose, Role
 from vision.types import FLOWER_SLICE, Tiles
 
 # Scores of the row segmentation (log-likelihood units): a sideways tile that is not in a
@@ -36,9 +38,9 @@ _INTERIOR_FLOWER_ODDS = 0.02
 _GAP = 0.08  # tile widths: a gap this wide separates groups in a tightly packed row
 _GAP_MAX = 0.14  # ...and in a loosely packed one (the rule book's groups stand further apart)
 _KONG_FACE_DOWN = ((1, 1, 1, 1), (1, 0, 0, 1), (0, 1, 1, 0))
-# Poses that lie a quarter turn from the row: S a claimed tile, T a turned tile read as a
+# Poses that lie a quarter turn from the row: a claimed tile, or a turned tile read as a
 # flower (a flower lying askew, or a claimed suit tile misread as one: the melds decide).
-TURNED = ("S", "T")
+TURNED = CROSSWISE
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Group:
     exposed meld; `claimed` is that tile's index.
     """
 
-    role: str
+    role: Role
     tiles: tuple[int, ...]
     row: int
     claimed_from: str | None = None
@@ -70,9 +72,9 @@ def flower_mass(tiles: Tiles, rows: list[list[int]]) -> Array:
     return mass
 
 
-def tile_kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame, flowers: Array) -> list[str]:
-    """Pose per tile: U upright face-up, S sideways (a claimed tile), T turned but read as a
-    flower, D face-down.
+def tile_kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame, flowers: Array) -> list[Pose]:
+    """Pose per tile: upright face-up, sideways (a claimed tile), turned but read as a
+    flower, face-down.
 
     The detector's face-down flag decides: it sees the tile's body, while the classifier's
     `back` class only sees a crop, and a face-up tile misread as a back would break the hand.
@@ -86,11 +88,11 @@ def tile_kinds(tiles: Tiles, geometry: TileGeometry, frame: Frame, flowers: Arra
     kinds = []
     for i in range(len(tiles)):
         if tiles.face_down[i]:
-            kinds.append("D")
+            kinds.append(Pose.FACE_DOWN)
         elif tiles.sideways[i] or turned[i]:
-            kinds.append("T" if flowery[i] else "S")
+            kinds.append(Pose.TURNED if flowery[i] else Pose.SIDEWAYS)
         else:
-            kinds.append("U")
+            kinds.append(Pose.UPRIGHT)
     return kinds
 
 
@@ -128,7 +130,7 @@ def find_rows(geometry: TileGeometry, frame: Frame) -> list[list[int]]:
 
 
 def _gaps_after(
-    row: list[int], kinds: list[str], geometry: TileGeometry, frame: Frame
+    row: list[int], kinds: list[Pose], geometry: TileGeometry, frame: Frame
 ) -> list[float]:
     """For each tile but the last: the gap before the next tile, in local tile widths.
 
@@ -180,18 +182,16 @@ def _width_along_row(along: Array, width: Array, upright: npt.NDArray[np.bool_])
 def segment_row(
     row: list[int],
     r: int,
-    kinds: list[str],
+    kinds: list[Pose],
     tiles: Tiles,
     geometry: TileGeometry,
     frame: Frame,
-    warnings: list[str],
-    apart: dict[int, float],
     flowers: Array,
-) -> list[Group]:
-    """Best split of one row into melds, concealed kongs and loose runs (dynamic programme).
-
-    Fills `apart`: how far each tile stands from its nearest row neighbour, in tile widths.
-    `flowers` is each tile's flower probability (`flower_mass`).
+) -> tuple[list[Group], list[Note], dict[int, float]]:
+    """Best split of one row into melds, concealed kongs and loose runs (dynamic programme):
+    the groups, a note for each crosswise or face-down tile no meld takes, and how far each
+    tile stands from its nearest row neighbour, in tile widths. `flowers` is each tile's
+    flower probability (`flower_mass`).
     """
     sizes = _gaps_after(row, kinds, geometry, frame)
     # Touching tiles show ~0; the rule book's groups are >= ~0.15 tile width apart.
@@ -200,6 +200,7 @@ def segment_row(
     bar = min(max(_GAP, 2.5 * typical), _GAP_MAX)
     gap = [g > bar for g in sizes]
     n = len(row)
+    apart: dict[int, float] = {}
     for k, tile in enumerate(row):
         sides = sizes[max(k - 1, 0) : k + 1]
         apart[tile] = min(sides) if sides else np.inf
@@ -209,7 +210,9 @@ def segment_row(
         score_i, plan_i = best[i]
         if score_i == -np.inf:
             continue
-        lone = {"S": _LONE_SIDEWAYS, "D": _LONE_FACE_DOWN}.get(kinds[row[i]], 0.0)
+        lone = {Pose.SIDEWAYS: _LONE_SIDEWAYS, Pose.FACE_DOWN: _LONE_FACE_DOWN}.get(
+            kinds[row[i]], 0.0
+        )
         if score_i + lone > best[i + 1][0]:
             best[i + 1] = (score_i + lone, [*plan_i, ("single", i, i + 1)])
         for length in (3, 4):
@@ -224,11 +227,12 @@ def segment_row(
             value += _GAP_INSIDE * sum(gap[i : j - 1])
             if score_i + value > best[j][0]:
                 best[j] = (score_i + value, [*plan_i, (kind, i, j)])
-    return _groups_from_plan(row, r, best[n][1], gap, kinds, flowers, warnings)
+    groups, notes = _groups_from_plan(row, r, best[n][1], gap, kinds, flowers)
+    return groups, notes, apart
 
 
 def _window(
-    members: list[int], kinds: list[str], tiles: Tiles, flowers: Array
+    members: list[int], kinds: list[Pose], tiles: Tiles, flowers: Array
 ) -> tuple[str | None, float]:
     """Is this run of 3-4 tiles a meld by pose? Returns its kind and pose+code score.
 
@@ -236,14 +240,14 @@ def _window(
     meld pays the log of that chance, so a sure flower lying askew at a row's end stays out.
     """
     pose = [kinds[i] for i in members]
-    down = tuple(int(k == "D") for k in pose)
+    down = tuple(int(k == Pose.FACE_DOWN) for k in pose)
     crosswise = sum(k in TURNED for k in pose)
     if crosswise in (1, 2) and not any(down):
         shape = "chow_pung" if len(members) == 3 else "kong"
         codes = meld_log_likelihood(tiles.probs[members][:, : len(PLAYING)], shape)
         second = _SECOND_SIDEWAYS if crosswise == 2 else 0.0
         no_flower = sum(
-            float(np.log1p(-min(flowers[t], 0.999))) for t in members if kinds[t] == "T"
+            float(np.log1p(-min(flowers[t], 0.999))) for t in members if kinds[t] == Pose.TURNED
         )
         return "meld", _MELD_BASE + _CODE_WEIGHT * codes + second + no_flower
     if len(members) == 4 and down in _KONG_FACE_DOWN and crosswise == 0:
@@ -258,11 +262,11 @@ def _groups_from_plan(
     r: int,
     plan: list[tuple[str, int, int]],
     gap: list[bool],
-    kinds: list[str],
+    kinds: list[Pose],
     flowers: Array,
-    warnings: list[str],
-) -> list[Group]:
+) -> tuple[list[Group], list[Note]]:
     groups: list[Group] = []
+    notes: list[Note] = []
     run: list[int] = []
 
     def close_run() -> None:
@@ -275,13 +279,16 @@ def _groups_from_plan(
         members = tuple(row[i:j])
         if kind == "single":
             tile = row[i]
-            if kinds[tile] in ("S", "D"):
+            if kinds[tile] in (Pose.SIDEWAYS, Pose.FACE_DOWN):
                 close_run()
-                what = "sideways" if kinds[tile] == "S" else "face-down"
-                warnings.append(f"a {what} tile (#{tile}) is not part of any meld")
-                groups.append(Group("stray", members, r))
+                what = "sideways" if kinds[tile] == Pose.SIDEWAYS else "face-down"
+                message = f"a {what} tile (#{tile}) is not part of any meld"
+                notes.append(Note(NoteCode.TILE_FITS_NO_MELD, message, (tile,)))
+                groups.append(Group(Role.STRAY, members, r))
                 continue
-            if kinds[tile] == "T":  # turned, no meld's: a flower lying askew, not a hand tile
+            if (
+                kinds[tile] == Pose.TURNED
+            ):  # turned, no meld's: a flower lying askew, not a hand tile
                 close_run()
                 groups.extend(_split_flowers([tile], r, flowers))
                 continue
@@ -296,11 +303,11 @@ def _groups_from_plan(
             turned = [p for p, t in enumerate(members) if kinds[t] in TURNED]
             side = min(turned, key=lambda p: (0 < p < len(members) - 1, p))
             claimed_from = claimed_from_position(side, len(members))
-            groups.append(Group("meld", members, r, claimed_from, members[side]))
+            groups.append(Group(Role.MELD, members, r, claimed_from, members[side]))
         else:
-            groups.append(Group("concealed_kong", members, r))
+            groups.append(Group(Role.CONCEALED_KONG, members, r))
     close_run()
-    return groups
+    return groups, notes
 
 
 def _split_flowers(run: list[int], r: int, flower_probs: Array) -> list[Group]:
@@ -312,15 +319,15 @@ def _split_flowers(run: list[int], r: int, flower_probs: Array) -> list[Group]:
     """
     mass = 0.98 * flower_probs[run] + 0.01
     if float(np.log(mass).sum() - np.log(1 - mass).sum()) <= 0:
-        return [Group("concealed", tuple(run), r)]
+        return [Group(Role.CONCEALED, tuple(run), r)]
     groups: list[Group] = []
     flowers: list[int] = []
     for tile, m in zip(run, mass, strict=True):
         if m < _NO_FLOWER:
-            groups.append(Group("concealed", (tile,), r))
+            groups.append(Group(Role.CONCEALED, (tile,), r))
         else:
             flowers.append(tile)
-    return [Group("flower", tuple(flowers), r), *groups]
+    return [Group(Role.FLOWER, tuple(flowers), r), *groups]
 
 
 def claimed_from_position(position: int, length: int) -> str:
