@@ -32,6 +32,9 @@ from vision.registry import require
 from vision.sideways import sideways_flags
 from vision.types import FloatArray, Tiles
 
+if os.environ.get("ORT_DISABLE_TELEMETRY") != "0":
+    ort.disable_telemetry_events()  # Windows builds' event tracing (see vision/__init__.py)
+
 INPUT_H, INPUT_W = 80, 64
 AREA_SHRINK = 1.25  # faces more than this many times the crop are area-shrunk before the warp
 # The detector's face quads are read this much larger about their centres: where a quad
