@@ -21,6 +21,7 @@ __all__ = ["COMMANDS", "CliError", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("api.commands.score", "score a hand given in notation or as Hand JSON lines"),
     "fans": ("api.commands.fans", "list a rule set's own fan table, its unit and its cap"),
+    "drawn": ("api.commands.drawn", "settle a drawn Sichuan hand (查花猪, 查大叫)"),
     "recognize": ("api.commands.recognize", "read a photo of a declared win and score it"),
     "classify": ("api.commands.classify", "label single-tile crops"),
     "sets": ("api.commands.sets", "teach mjlens a tile set; list, show, export and remove sets"),
