@@ -129,6 +129,12 @@ def _page_routes(app: FastAPI) -> None:
             raise Problem(NOT_FOUND, "the web page is not bundled in this build")
         return FileResponse(index, media_type="text/html; charset=utf-8")
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # At the root, so the page's offline copy covers "/" (a worker's scope is its folder).
+        headers = {"Cache-Control": "no-cache"}
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers=headers)
+
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Response:
         return FileResponse(STATIC / "docs.html", media_type="text/html; charset=utf-8")
