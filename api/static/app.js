@@ -191,13 +191,14 @@ async function rescore() {
     if (seq !== state.seq) return; // a newer edit is already being scored
     if (res.ok) state.score = body;
     else {
-      state.score = { problem: body.detail || body.title || res.statusText };
+      state.score = { problem: problemText(body, res) };
       const ids = [...state.pointerIds].filter(([p]) => body.pointer && (p === body.pointer || p.startsWith(body.pointer + "/")));
       state.badIds = new Set(ids.map(([, id]) => id));
     }
   } catch (e) {
     if (seq !== state.seq) return;
-    state.score = { problem: String(e) };
+    // No answer at all: offline, or the server is down. The hand stays as it is.
+    state.score = { problem: t("scoring_needs_server"), offline: true };
   }
   renderScore();
   renderHand();
@@ -262,21 +263,8 @@ function openPicker(target) {
     sel.value = tile.group === "meld" ? "meld:" + tile.meld : tile.group;
   }
   const dialog = $("picker");
+  if (dialog.open) return; // stepping from tile to tile in the zoom
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
-}
-
-// The tile as the camera saw it, beside the faces to choose from.
-function drawCrop(tile) {
-  const canvas = $("picker-crop");
-  const img = $("photo");
-  canvas.hidden = !(tile && tile.box && state.photo && img.naturalWidth);
-  if (canvas.hidden) return;
-  const [x1, y1, x2, y2] = tile.box;
-  const w = x2 - x1, h = y2 - y1, side = Math.max(w, h) * 1.15;
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#fff";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.drawImage(img, x1 + w / 2 - side / 2, y1 + h / 2 - side / 2, side, side, 0, 0, canvas.width, canvas.height);
 }
 
 function closePicker() {
@@ -333,7 +321,13 @@ function moveTile(where) {
 // ---- photo -------------------------------------------------------------------------------
 
 function setStatus(text, cls) {
-  $("status").textContent = text || "";
+  sayStatus(() => text, cls);
+}
+
+// A status in words of the page's language: said again when the language changes.
+function sayStatus(words, cls) {
+  state.status = { words, cls };
+  $("status").textContent = words() || "";
   $("status").className = cls || "";
 }
 
@@ -379,6 +373,7 @@ function showPhoto(blob, name) {
   state.photo = { url: URL.createObjectURL(blob), type: blob.type, sha256: null, blob, name };
   const img = $("photo");
   img.onload = () => renderBoxes();
+  img.onerror = () => { $("photo-card").hidden = true; }; // a photo this browser cannot show
   img.src = state.photo.url;
 }
 
@@ -394,7 +389,7 @@ async function postPhoto(blob, name) {
   try {
     res = await fetch("v1/recognize", { method: "POST", body: form });
   } catch (e) {
-    return { res: { ok: false, status: 0 }, body: { detail: String(e) } };
+    return { res: { ok: false, status: 0 }, body: {} };
   }
   try {
     return { res, body: await res.json() };
@@ -403,10 +398,21 @@ async function postPhoto(blob, name) {
   }
 }
 
+// A new photo is a new win: nothing of the last one (its tiles, flowers, win flags, score,
+// notes) may count in it. The winds and the rule set are the table's and stay.
+function resetForPhoto() {
+  Object.assign(state, { rec: null, tiles: [], melds: [], removed: [], score: null, badIds: null });
+  $("flowers").value = 0;
+  for (const flag of CONTEXT_FLAGS) $(flag).checked = false;
+  $("warnings").textContent = "";
+  render();
+  renderScore();
+}
+
 async function handlePhoto(blob, name) {
   rememberPending();
-  state.rec = null;
-  setStatus(t("reading"), "busy");
+  resetForPhoto();
+  sayStatus(() => t("reading"), "busy");
   let redrawn = false;
   if (blob.type && !SENT_AS_IS.includes(blob.type)) {
     const jpeg = await redrawnAsJpeg(blob);
@@ -423,11 +429,12 @@ async function handlePhoto(blob, name) {
       ({ res, body } = await postPhoto(blob, name));
     }
   }
-  const warnings = $("warnings");
-  warnings.textContent = "";
   if (!res.ok) {
     state.photo.sha256 = await sha256Hex(blob);
-    setStatus(res.status === 503 ? t("not_ready", { detail: body.detail }) : t("failed", { detail: body.detail || res.status }), "error");
+    sayStatus(() => {
+      const detail = problemText(body, res);
+      return res.status === 0 ? t("reading_needs_server") : res.status === 503 ? t("not_ready", { detail }) : t("failed", { detail });
+    }, "error");
     if (body.pointer === "/set") refreshSets(); // the set went away: offer the ones there are
     changed();
     return;
@@ -437,13 +444,10 @@ async function handlePhoto(blob, name) {
   const total = body.timings_ms && (body.timings_ms.api_total || body.timings_ms.total);
   // A doubt only over which flower a flower is changes no score: say so, not "check".
   const scoreStands = body.review && body.score_review === false;
-  const note = (body.set ? " " + t("read_with", { set: body.set }) : "") + (!body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review"));
-  setStatus(t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) }) + note, body.review && !scoreStands ? "warn" : "ok");
-  for (const w of [...(body.review_reasons || []), ...(body.warnings || [])]) {
-    const li = document.createElement("li");
-    li.textContent = typeof w === "string" ? w : w.message || JSON.stringify(w);
-    warnings.appendChild(li);
-  }
+  sayStatus(() => t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) })
+    + (body.set ? " " + t("read_with", { set: body.set }) : "") + (!body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review")),
+  body.review && !scoreStands ? "warn" : "ok");
+  renderNotes();
   changed();
 }
 
@@ -452,17 +456,28 @@ async function handlePhoto(blob, name) {
 function applyLang() {
   document.documentElement.lang = state.lang === "zh" ? "zh-Hans" : "en";
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  $("lang").textContent = state.lang === "zh" ? "English" : "中文";
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  // 中文 drawn from glyphs.js: legible where the device has no Chinese font.
+  $("lang").innerHTML = state.lang === "zh" ? "English" : glyphWord("中文");
+  $("lang").lang = state.lang === "zh" ? "en" : "zh-Hans";
+  $("lang").setAttribute("aria-label", state.lang === "zh" ? "English" : "中文 (Chinese)");
   labelRemember();
   labelSets();
+  if (state.status) sayStatus(state.status.words, state.status.cls);
+  renderNotes();
   for (const w of ["seat_wind", "prevalent_wind"]) {
     for (const opt of $(w).options) opt.textContent = t("wind_" + opt.value);
   }
+  for (const opt of $("ruleset").options) opt.textContent = t("rules_" + opt.value);
   render();
   renderScore();
 }
 
+const RULESETS = ["mcr", "mcr-mil", "sichuan", "shanghai", "beijing"];
+
 function setup() {
+  state.noCjkFont = !hasCjkFont();
+  document.documentElement.classList.toggle("no-cjk-font", state.noCjkFont);
   const saved = localStorage.getItem("mjlens.lang");
   state.lang = saved || ((navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en");
   for (const w of ["seat_wind", "prevalent_wind"]) {
@@ -470,7 +485,7 @@ function setup() {
   }
   const rules = $("ruleset");
   rules.textContent = "";
-  for (const [v, label] of [["mcr", "MCR 国标"], ["mcr-mil", "MCR MIL"], ["sichuan", "四川"], ["shanghai", "上海"], ["beijing", "北京"]]) rules.add(new Option(label, v));
+  for (const v of RULESETS) rules.add(new Option(t("rules_" + v), v));
   buildPicker();
   setupSets();
   $("lang").addEventListener("click", () => {
@@ -514,11 +529,26 @@ function setup() {
   for (const id of ["seat_wind", "prevalent_wind", "flowers", "ruleset", ...CONTEXT_FLAGS]) $(id).addEventListener("change", changed);
   $("print").addEventListener("click", () => { renderSheet(); window.print(); });
   $("waits-back").addEventListener("click", backToWaits);
-  fetch("v1/fans").then((r) => (r.ok ? r.json() : { fans: [] })).then((body) => {
-    for (const row of body.fans || []) state.fans.set(row.id, row);
+  window.addEventListener("online", () => { if (state.score && state.score.offline) rescore(); });
+  $("photo-wrap").addEventListener("click", tapPhoto);
+  // Boxes and labels are placed in the photo's shown pixels: again whenever its size changes.
+  if (window.ResizeObserver) new ResizeObserver(() => renderBoxes()).observe($("photo"));
+  $("zoom-prev").addEventListener("click", () => stepPicker(-1));
+  $("zoom-next").addEventListener("click", () => stepPicker(1));
+  if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("sw.js").catch(() => {});
+  $("ruleset").addEventListener("change", loadFans);
+  loadFans();
+  applyLang();
+}
+
+// The rule set's own fan table: the names of the fans a score leaves out.
+function loadFans() {
+  const ruleset = $("ruleset").value;
+  fetch("v1/fans?ruleset=" + encodeURIComponent(ruleset)).then((r) => (r.ok ? r.json() : { fans: [] })).then((body) => {
+    if ($("ruleset").value !== ruleset) return;
+    state.fans = new Map((body.fans || []).map((row) => [row.id, row]));
     renderScore();
   }).catch(() => {});
-  applyLang();
 }
 
 document.addEventListener("DOMContentLoaded", setup);

@@ -1,4 +1,5 @@
-// Drawing the page from the state: photo boxes, the hand's groups, the score, the referee sheet.
+// Drawing the page from the state: the hand's groups, the score, the referee sheet (the photo's
+// boxes: photo.js).
 "use strict";
 
 // ---- rendering ---------------------------------------------------------------------------
@@ -7,36 +8,6 @@ function render() {
   renderBoxes();
   renderHand();
   renderSheet();
-}
-
-function renderBoxes() {
-  const layer = $("boxes");
-  layer.textContent = "";
-  const img = $("photo");
-  const w = img.naturalWidth, h = img.naturalHeight;
-  if (!state.photo || !w || !h) return;
-  for (const tile of state.tiles) {
-    if (!tile.box) continue;
-    const [x1, y1, x2, y2] = tile.box;
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "box";
-    if (tile.code !== tile.detected) b.classList.add("corrected");
-    else if (tile.confidence !== null && tile.confidence < 0.75) b.classList.add("uncertain");
-    if (tile.group === "winning") b.classList.add("winning");
-    if (tile.group === "loose") b.classList.add("loose");
-    Object.assign(b.style, {
-      left: (100 * x1) / w + "%", top: (100 * y1) / h + "%",
-      width: (100 * (x2 - x1)) / w + "%", height: (100 * (y2 - y1)) / h + "%",
-    });
-    b.dataset.id = tile.id;
-    b.title = tileName(tile.code);
-    const label = document.createElement("span");
-    label.textContent = tile.code === "back" ? "▮" : tile.code;
-    b.appendChild(label);
-    b.addEventListener("click", () => openPicker({ mode: "edit", id: tile.id }));
-    layer.appendChild(b);
-  }
 }
 
 function groupBlock(title, tiles, meld) {
@@ -99,8 +70,8 @@ function renderSticky(score) {
   document.body.classList.toggle("has-sticky", !!score);
   if (!score) return;
   const valid = !score.problem && score.valid;
-  $("sticky-total").textContent = valid ? `${score.total} ${t("points")}` : isWaiting(score) ? t("waits") : "✗";
-  let note = isWaiting(score) ? waitCodes(score) || t("waits_none") : score.problem || score.error || "";
+  $("sticky-total").textContent = valid ? `${score.total} ${unitOf(score)}` : isWaiting(score) ? t("waits") : "✗";
+  let note = isWaiting(score) ? waitCodes(score) || t("waits_none") : score.problem || scoreError(score);
   if (valid && hasMinimum(score)) note = score.meets_minimum ? "✓ ≥ 8" : "✗ < 8";
   $("sticky-min").textContent = note.length > 40 ? note.slice(0, 39) + "…" : note;
 }
@@ -166,12 +137,13 @@ function renderScore() {
   $("minimum").textContent = "";
   const err = $("score-error");
   err.hidden = true;
+  $("total-unit").textContent = unitOf(score && !score.problem ? score : null);
   if (!score) { $("total-points").textContent = "—"; return; }
   if (isWaiting(score)) { $("total-points").textContent = "—"; return; }
   if (score.problem || !score.valid) {
     $("total-points").textContent = "✗";
     err.hidden = false;
-    err.textContent = score.problem || score.error || t("invalid");
+    err.textContent = score.problem || scoreError(score);
     return;
   }
   $("total-points").textContent = score.total;
@@ -197,21 +169,33 @@ function renderScore() {
   for (const ex of score.excluded || []) {
     const li = document.createElement("li");
     const by = ex.because_of ? ` — ${t("excluded_by")} ${fanName(ex.because_of)}` : "";
-    li.textContent = `${fanName(ex.id)}${by}${ex.rule ? " (" + ex.rule + ")" : ""}`;
+    li.textContent = `${fanName(ex.id, ex)}${by}${ex.rule ? " (" + ex.rule + ")" : ""}`;
     $("excluded").appendChild(li);
   }
   $("excluded-box").hidden = !(score.excluded || []).length;
-  for (const [who, amount] of Object.entries(score.payments || {})) {
+  // A self-drawn win has no discarder: a payment that is not a number is not one to show.
+  const payments = Object.entries(score.payments || {}).filter(([, amount]) => Number.isFinite(amount));
+  for (const [who, amount] of payments) {
     const li = document.createElement("li");
-    li.textContent = `${t(who)}: ${amount > 0 ? "+" : ""}${amount}`;
+    li.textContent = `${STRINGS.en[who] ? t(who) : who}: ${amount > 0 ? "+" : ""}${amount}`;
     $("payments").appendChild(li);
   }
+  $("payments-box").hidden = !payments.length;
 }
 
-function fanName(id) {
-  const row = state.fans.get(id);
+// Why a hand is not a valid win, in the page's language where the page has the words.
+function scoreError(score) {
+  const said = withoutPointer(score.error);
+  if (!said) return t("invalid");
+  return state.lang === "en" ? said : `${t("invalid")}: ${said}`;
+}
+
+// A fan's names, from the entry itself where it has them, else from the rule set's table.
+function fanName(id, entry) {
+  const row = entry && entry.name_en ? entry : state.fans.get(id);
   if (!row) return "#" + id;
-  return state.lang === "zh" ? `${row.name_zh} ${row.name_en}` : `${row.name_en} ${row.name_zh}`;
+  if (state.lang === "zh") return `${row.name_zh} ${row.name_en}`;
+  return state.noCjkFont ? row.name_en : `${row.name_en} ${row.name_zh}`;
 }
 
 function corrections() {
@@ -242,7 +226,7 @@ function renderSheet() {
   const meta = $("sheet-meta");
   meta.textContent = "";
   const rec = state.rec || {};
-  const card = (v) => (typeof v === "string" ? v : v && v.file ? `${v.file}${v.sha256 ? " sha256:" + v.sha256 : ""}` : JSON.stringify(v));
+  const card = (v) => (typeof v === "string" ? v : v && v.file ? `${v.file}${v.sha256 ? " sha256:" + v.sha256 : ""}` : t("none"));
   const models = rec.models ? Object.entries(rec.models).map(([k, v]) => `${k}: ${card(v)}`).join("; ") : t("manual_entry");
   const context = [`${t("seat_wind")} ${$("seat_wind").value}`, `${t("prevalent_wind")} ${$("prevalent_wind").value}`]
     .concat(CONTEXT_FLAGS.filter((f) => $(f).checked).map((f) => t(f))).join(", ");
@@ -266,7 +250,7 @@ function renderSheet() {
     tr.children[2].textContent = fan.points * (fan.count || 1);
     body.appendChild(tr);
   }
-  $("sheet-total").textContent = score && score.valid ? `${t("total")}: ${score.total} ${t("points")}`
+  $("sheet-total").textContent = score && score.valid ? `${t("total")}: ${score.total} ${unitOf(score)}`
     : isWaiting(score) ? `${t("waits")}: ${waitCodes(score) || t("none")}` : t("invalid");
   const list = $("sheet-corrections");
   list.textContent = "";

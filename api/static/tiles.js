@@ -1,5 +1,5 @@
-// Tile faces as text glyphs (五萬, ⑤筒, 5條, 東 ...), their names, and the MCR calculators'
-// compact notation. Pure functions: loaded before app.js, which holds the page's state.
+// Tile codes, their names, and the MCR calculators' compact notation; the faces are drawn
+// as SVG by faces.js. Pure functions: loaded before app.js, which holds the page's state.
 "use strict";
 
 // ---- tiles -------------------------------------------------------------------------------
@@ -7,7 +7,6 @@
 const SUITS = { m: "萬", p: "筒", s: "條" };
 const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const CN_NUM = "一二三四五六七八九";
-const CIRCLED = "①②③④⑤⑥⑦⑧⑨";
 const HONORS = { E: "東", S: "南", W: "西", N: "北", C: "中", F: "發", P: "白" };
 const HONOR_EN = { E: "East wind", S: "South wind", W: "West wind", N: "North wind", C: "Red dragon", F: "Green dragon", P: "White dragon" };
 const FLOWERS = { "1h": "梅", "2h": "蘭", "3h": "菊", "4h": "竹", "5h": "春", "6h": "夏", "7h": "秋", "8h": "冬" };
@@ -22,36 +21,25 @@ const ALL_CODES = new Set(ROWS.flat());
 const isFlower = (code) => /^[1-8]h$/.test(code);
 const isSuited = (code) => /^[1-9][mps]$/.test(code);
 
-function glyph(code) {
-  if (code === "back") return { top: "", bottom: "", cls: "back" };
-  if (isSuited(code)) {
-    const rank = Number(code[0]);
-    const suit = code[1];
-    const top = suit === "m" ? CN_NUM[rank - 1] : suit === "p" ? CIRCLED[rank - 1] : String(rank);
-    return { top, bottom: SUITS[suit], cls: "suit-" + suit };
-  }
-  if (HONORS[code]) return { top: HONORS[code], bottom: "", cls: "honor honor-" + code };
-  if (FLOWERS[code]) return { top: FLOWERS[code], bottom: code[0], cls: "flower" };
-  return { top: "?", bottom: "", cls: "unknown" };
-}
-
 function tileName(code) {
   if (code === "back") return state.lang === "zh" ? "牌背" : "face-down";
   if (isSuited(code)) return state.lang === "zh" ? code[0] + SUITS[code[1]] : code[0] + " " + SUIT_EN[code[1]];
   if (HONORS[code]) return state.lang === "zh" ? HONORS[code] : HONOR_EN[code];
-  if (FLOWERS[code]) return FLOWERS[code] + " " + code;
+  if (FLOWERS[code]) {
+    const n = Number(code[0]);
+    if (state.lang === "zh") return FLOWERS[code];
+    return n <= 4 ? `Flower ${n}` : `Season ${n - 4}`;
+  }
   return code;
 }
 
 function drawTile(el, code, extraClass) {
-  const g = glyph(code);
-  el.className = "tile " + g.cls + (extraClass ? " " + extraClass : "");
+  el.className = "tile" + (code === "back" ? " back" : "") + (extraClass ? " " + extraClass : "");
   el.title = tileName(code);
+  el.setAttribute("aria-label", tileName(code));
   el.dataset.code = code;
-  el.innerHTML = `<span class="g"></span><span class="s"></span><span class="c"></span>`;
-  el.children[0].textContent = g.top;
-  el.children[1].textContent = g.bottom;
-  el.children[2].textContent = code === "back" ? "" : code;
+  el.innerHTML = faceSvg(code) + '<span class="c" aria-hidden="true"></span>';
+  el.lastChild.textContent = code === "back" ? "" : code;
   return el;
 }
 

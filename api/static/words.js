@@ -47,6 +47,61 @@ const STRINGS = {
     waits_none: "These 13 tiles wait on nothing: no tile completes them.",
     under_min_mark: "* under the 8-point minimum", waits_back: "← Back to the waits",
     assumed: "scored as if won on {to}",
+    rules_mcr: "MCR 国标", "rules_mcr-mil": "MCR (MIL)", rules_sichuan: "Sichuan 四川", rules_shanghai: "Shanghai 上海",
+    rules_beijing: "Beijing 北京",
+    unit_points: "points", unit_fan: "fan", unit_lezi: "lezi",
+    zoom_photo: "Zoom on the photo's tiles", prev_tile: "Previous tile", next_tile: "Next tile",
+    tile_of: "tile {i} of {n}", show_tile: "Show",
+    scoring_needs_server: "Scoring needs the server, which cannot be reached: the hand is kept and scored when the connection returns.",
+    reading_needs_server: "Reading a photo needs the server, which cannot be reached. Enter the hand by hand below.",
+    http_status: "the server answered {status}",
+    "problem_invalid-hand": "Not a valid hand", "problem_unsupported-media-type": "Not a photo the server reads",
+    "problem_too-large": "Too large", "problem_busy": "The server is busy", "problem_request-timeout": "The upload took too long",
+    "problem_bad-photo": "The photo cannot be decoded", "problem_models-not-ready": "The recognizer is not loaded",
+    "problem_invalid-field": "A field is invalid", "problem_unknown-set": "No tile set of that name",
+    "problem_set-damaged": "The tile set cannot be used", "problem_cannot-teach": "The photos cannot teach the set",
+    note_no_tiles: "No tiles were found in the photo.",
+    note_mixed_directions: "Tiles read in different directions: the layout may be wrong.",
+    note_no_upright_face: "No face-up tile shows which way the faces read: the direction is a guess.",
+    note_reading_sense_unsure: "Which way the rows read is unsure.",
+    note_tiles_apart: "{n} tile(s) lying apart from the hand were left out.",
+    note_tile_fits_no_meld: "A crosswise or face-down tile fits no meld: a meld may be misread.",
+    note_winning_tile_not_apart: "No tile is set apart as the winning tile: the last concealed tile was taken.",
+    note_winning_tile_unsure: "Which tile is the winning tile is unsure.",
+    note_apart_in_thirteen: "A tile stands apart as a winning tile does, yet the hand counts 13: is one unseen?",
+    note_kept_out_of_thirteen: "Tiles beside a hand of 13 were left out by the count: it may be a win.",
+    note_crowded_out: "Tiles near the hand were left out: the hand had its count without them.",
+    note_meld_crosswise_unseen: "A run of tiles in the melds' row was taken as a meld whose crosswise tile was not seen.",
+    note_kong_tile_apart: "A tile beside a meld was read as the fourth tile of a kong.",
+    note_row_end_flowers: "Tiles at a row's end were taken for flowers.",
+    note_flower_taken_as_tile: "A lone flower in the hand's rows was taken as one of its tiles.",
+    note_askew_tile_taken: "{n} tile(s) lying askew near the hand were taken as its tiles.",
+    note_two_crosswise_tiles: "A meld shows two crosswise tiles: which was claimed is a guess.",
+    note_lone_crosswise_taken: "A lone crosswise tile was taken among the hand's tiles.",
+    note_kong_faces_blank: "A concealed kong's faces read as white dragons: they may be tile backs.",
+    note_false_claim: "A crosswise tile in a meld that is none was taken as upright.",
+    note_faint_tile_left_out: "A faint detection was left out of the hand: with it no legal hand was read.",
+    note_read_as_thirteen: "Read as 13 tiles waiting to win, a tile near them left out.",
+    note_tile_at_edge: "A tile touches the photo's edge: part of the hand may be cut off.",
+    note_context_flowers: "The flowers entered replace the flowers in the photo.",
+    note_too_many_flowers: "More flowers were found than a set has.",
+    note_hidden_kong_unknown: "A concealed kong shows no face: tap it and pick its tile to score the hand.",
+    note_doubtful_tile_left_out: "A doubtful detection was left out of the hand.",
+    note_wrong_tile_count: "The hand counts neither 14 tiles (a win) nor 13 (waiting to win); a kong counts 3.",
+    note_no_winning_tile: "No winning tile was found.",
+    note_no_legal_hand: "No legal hand was read.",
+    note_win_flags_dropped: "13 tiles wait to win: the flags of one win are left out; each wait is scored on a discard and self-drawn.",
+    note_search_cut_short: "The search for a legal hand was cut short.",
+    note_flowers_left_out: "Flowers beside the hand were left out.",
+    note_maybe_flower_left_out: "{n} tile(s) left out of the hand may be flowers.",
+    note_which_flower: "Which flower a flower tile is may be wrong; the score counts flowers alike.",
+    note_another_reading: "Another reading of the tiles is possible: check the highlighted ones.",
+    note_overruled_reading: "The rules overruled a confident tile reading.",
+    note_concealed_set_like_meld: "Concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?",
+    note_unfamiliar_set: "{n} tiles read unsure: a tile set the reader knows badly; teach it the set.",
+    note_too_many_copies: "The photo shows more than four of one tile: some are misread.",
+    note_scorer_rejects: "The hand as read is not a valid win.",
+    note_unlikely_right: "This reading is unlikely to be right: check the tiles.",
   },
   zh: {
     tagline: "拍照 → 牌型 → 国标计分", take_photo: "拍照", try_sample: "试用示例", manual: "手动输入",
@@ -86,11 +141,86 @@ const STRINGS = {
     waits_none: "这 13 张牌没有听牌：没有哪张牌能和。",
     under_min_mark: "* 不足 8 番起和", waits_back: "← 返回听牌",
     assumed: "按和 {to} 计分",
+    rules_mcr: "国标", "rules_mcr-mil": "国标 (MIL)", rules_sichuan: "四川", rules_shanghai: "上海", rules_beijing: "北京",
+    unit_points: "番", unit_fan: "番", unit_lezi: "勒子",
+    zoom_photo: "放大查看照片中的牌", prev_tile: "上一张", next_tile: "下一张",
+    tile_of: "第 {i} / {n} 张", show_tile: "查看",
+    scoring_needs_server: "计分需要连接服务器，目前无法连接：牌型已保留，恢复连接后自动计分。",
+    reading_needs_server: "识别照片需要连接服务器，目前无法连接。请在下方手动输入。",
+    http_status: "服务器返回 {status}",
+    "problem_invalid-hand": "牌型无效", "problem_unsupported-media-type": "服务器无法读取这种图片格式",
+    "problem_too-large": "内容太大", "problem_busy": "服务器繁忙", "problem_request-timeout": "上传超时",
+    "problem_bad-photo": "无法解码这张照片", "problem_models-not-ready": "识别模型未加载",
+    "problem_invalid-field": "有字段无效", "problem_unknown-set": "没有这个名称的麻将牌",
+    "problem_set-damaged": "这副牌的数据无法使用", "problem_cannot-teach": "这些照片无法用来学习这副牌",
+    note_no_tiles: "照片中没有找到牌。",
+    note_mixed_directions: "牌的朝向不一致：牌型可能有误。",
+    note_no_upright_face: "没有正面朝上的牌能说明牌面朝向：方向是猜测的。",
+    note_reading_sense_unsure: "牌行的阅读方向不确定。",
+    note_tiles_apart: "离牌型较远的 {n} 张牌未计入。",
+    note_tile_fits_no_meld: "一张横放或扣着的牌不属于任何副露：可能有副露识别错了。",
+    note_winning_tile_not_apart: "没有单独放开的和牌张：取了最后一张手牌。",
+    note_winning_tile_unsure: "哪张是和牌张不确定。",
+    note_apart_in_thirteen: "有一张牌像和牌张一样单独放开，但牌型只有 13 张：是否有一张没看到？",
+    note_kept_out_of_thirteen: "13 张牌旁边的牌因张数被排除：这可能是和牌。",
+    note_crowded_out: "牌型附近的牌未计入：不算它们张数已够。",
+    note_meld_crosswise_unseen: "副露行中的一串牌被当作副露，但没有看到它的横放牌。",
+    note_kong_tile_apart: "副露旁的一张牌被认作杠的第四张。",
+    note_row_end_flowers: "牌行末端的牌被当作花牌。",
+    note_flower_taken_as_tile: "牌行中单独的一张花牌被当作手牌。",
+    note_askew_tile_taken: "牌型旁歪放的 {n} 张牌被算作手牌。",
+    note_two_crosswise_tiles: "一组副露有两张横放牌：吃碰的是哪张只是猜测。",
+    note_lone_crosswise_taken: "一张单独的横放牌被算作手牌。",
+    note_kong_faces_blank: "暗杠的牌面被识别为白板：可能是牌背。",
+    note_false_claim: "一组并非副露的牌中的横放牌被当作竖放。",
+    note_faint_tile_left_out: "一张检测很弱的牌未计入：算上它就不成合法牌型。",
+    note_read_as_thirteen: "按 13 张听牌识别，旁边一张牌未计入。",
+    note_tile_at_edge: "有牌碰到照片边缘：牌型可能有一部分没拍进去。",
+    note_context_flowers: "输入的花牌数代替了照片中的花牌。",
+    note_too_many_flowers: "找到的花牌比一副牌的还多。",
+    note_hidden_kong_unknown: "暗杠没有露出牌面：点它并选出是哪张牌才能计分。",
+    note_doubtful_tile_left_out: "一张不确定的检测结果未计入牌型。",
+    note_wrong_tile_count: "牌数既不是 14 张（和牌）也不是 13 张（听牌）；杠按 3 张计。",
+    note_no_winning_tile: "没有找到和牌张。",
+    note_no_legal_hand: "没有识别出合法的和牌。",
+    note_win_flags_dropped: "13 张为听牌：单次和牌的条件不计，每张听牌分别按点和与自摸计分。",
+    note_search_cut_short: "合法牌型的搜索提前中止。",
+    note_flowers_left_out: "牌型旁边的花牌未计入。",
+    note_maybe_flower_left_out: "未计入牌型的 {n} 张牌可能是花牌。",
+    note_which_flower: "花牌的具体名称可能有误；花牌计分相同，番数不受影响。",
+    note_another_reading: "这些牌还有另一种可能的读法，请检查高亮的牌。",
+    note_overruled_reading: "按规则更改了一张识别把握很大的牌。",
+    note_concealed_set_like_meld: "手牌摆在副露的位置：可能有一组副露的横放牌没有看到？",
+    note_unfamiliar_set: "{n} 张牌识别没有把握：识别器不熟悉这副牌，请先学习这副牌。",
+    note_too_many_copies: "照片中同一种牌超过四张：有牌识别错了。",
+    note_scorer_rejects: "识别出的牌型不是有效的和牌。",
+    note_unlikely_right: "这次识别很可能不对：请检查这些牌。",
   },
 };
 
 function t(key, args) {
   let s = (STRINGS[state.lang] && STRINGS[state.lang][key]) || STRINGS.en[key] || key;
   for (const [k, v] of Object.entries(args || {})) s = s.replaceAll("{" + k + "}", String(v));
-  return s;
+  return state.lang === "en" && state.noCjkFont ? withoutChinese(s) : s;
+}
+
+// The English words carry the Chinese terms beside them ("Self-drawn 自摸"); where the device
+// has no font for them they would show as empty boxes, so they are left out.
+const CHINESE_RUN = /\s*[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+(\s*\/\s*[\u3400-\u9fff]+)*/g;
+const withoutChinese = (s) => s.replace(CHINESE_RUN, "").trim();
+
+// Whether this device draws Chinese characters: without a font for them, each shows as the
+// same empty box, so two different characters would look alike.
+function hasCjkFont() {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 32;
+  const g = canvas.getContext("2d");
+  if (!g) return true;
+  g.font = "24px sans-serif";
+  const ink = (ch) => {
+    g.clearRect(0, 0, 32, 32);
+    g.fillText(ch, 2, 26);
+    return g.getImageData(0, 0, 32, 32).data.join(",");
+  };
+  return ink("中") !== ink("文");
 }
