@@ -12,6 +12,7 @@ from api.context import CONTEXT_FIELDS
 
 _TILE = {"type": "string", "description": "tile code: 1m-9m, 1p-9p, 1s-9s, E S W N, C F P"}
 _FLAG = {"type": "boolean", "default": False}
+_SEAT = {"enum": ["E", "S", "W", "N"]}
 
 HAND_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -23,6 +24,7 @@ HAND_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "required": ["type", "tiles"],
+                "additionalProperties": False,
                 "properties": {
                     "type": {"enum": ["chow", "pung", "kong"]},
                     "tiles": {"type": "array", "items": _TILE, "minItems": 3, "maxItems": 4},
@@ -52,7 +54,23 @@ HAND_SCHEMA: dict[str, Any] = {
         "last_of_wall": {**_FLAG, "description": "妙手回春 / 海底捞月"},
         "kong_replacement": {**_FLAG, "description": "杠上开花"},
         "robbing_kong": {**_FLAG, "description": "抢杠和"},
+        "ruleset": {
+            "enum": ["mcr", "mcr-mil", "sichuan", "sichuan-ordinary", "shanghai", "beijing"],
+            "description": "the rule set to score under; refused (422) when the request names "
+            "another",
+        },
+        "dealer": {**_SEAT, "default": "E", "description": "the dealer's seat (庄)"},
+        "discarder": {**_SEAT, "description": "the seat whose discard (or robbed kong) won"},
+        "wild": {"type": "array", "items": _TILE, "description": "Beijing: wild 会 tiles"},
+        "heavenly_win": {**_FLAG, "description": "Beijing, Sichuan: 天和 / 天胡"},
+        "earthly_win": {**_FLAG, "description": "Beijing, Sichuan: 地和 / 地胡"},
+        "kong_discard": {**_FLAG, "description": "Sichuan: 杠上炮"},
+        "burned_rounds": {"type": "integer", "minimum": 0, "description": "Beijing: 烧庄"},
+        "mutual_pay": {"type": "array", "items": _SEAT, "description": "Beijing: 互包 seats"},
+        "kaibao": {**_FLAG, "description": "Shanghai: 开宝, doubles"},
+        "huangfan": {**_FLAG, "description": "Shanghai: 荒番, doubles"},
     },
+    "additionalProperties": False,
     "example": {
         "melds": [
             {"type": "chow", "tiles": ["4s", "5s", "6s"], "claimed_from": "left"},
@@ -80,6 +98,12 @@ SCORE_SCHEMA: dict[str, Any] = {
         "flower_points": {"type": "integer"},
         "payments": {"type": "object"},
         "error": {"type": ["string", "null"]},
+        "pointer": {"type": "string", "description": "JSON pointer to the field at fault"},
+        "unit": {
+            "enum": ["points", "fan", "lezi"],
+            "description": "what total counts: points (MCR, Shanghai, ordinary Sichuan), fan "
+            "(番: Sichuan blood battle, Beijing), lezi (勒子)",
+        },
         "waits": {
             "type": "array",
             "description": "13 tiles without a winning tile: each tile that completes the "

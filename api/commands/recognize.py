@@ -19,6 +19,8 @@ from api.cli import CliError
 from api.fixes import given_model, missing_models
 from api.progress import Progress, add_progress_flag, wanted
 from scoring import RULESETS
+from scoring.fan_tables import UNIT_WORDS, fan_table
+from scoring.rulesets import Unit
 
 WINDS = ("E", "S", "W", "N")
 
@@ -243,7 +245,9 @@ def _score_lines(score: dict[str, Any] | None) -> list[str]:
         return []
     if not score.get("valid"):
         return [f"Score: invalid hand: {score.get('error')}"]
-    lines = [f"Score ({score.get('ruleset', 'mcr')}): {score.get('total')} points"]
+    ruleset = str(score.get("ruleset", "mcr"))
+    unit = UNIT_WORDS[fan_table(ruleset).unit] if ruleset in RULESETS else UNIT_WORDS[Unit.POINTS]
+    lines = [f"Score ({ruleset}): {score.get('total')} {unit[0]} ({unit[1]})"]
     for fan in score.get("fans", []):
         count = f" x{fan['count']}" if fan.get("count", 1) > 1 else ""
         lines.append(f"  {fan['points']:>3}  {fan['name_en']} {fan.get('name_zh', '')}{count}")
