@@ -1,49 +1,77 @@
 # Two commands on a fresh machine: `make serve` (the main job) and `make test` (what CI runs).
+# Both work in the project's own virtual environment, .venv/, that scripts/venv.sh makes from
+# PY: nothing is installed into PY itself, so a system Python that refuses pip installs
+# (PEP 668, "externally-managed-environment") is all a machine needs. Every command below
+# runs .venv/bin's tools, and PATH puts .venv/bin first for the scripts they start.
 PY ?= python3
-STAMP := .cache/installed.stamp
+VENV ?= .venv
+BIN := $(VENV)/bin
+PYTHON := $(BIN)/python
+export PATH := $(abspath $(BIN)):$(PATH)
+export VIRTUAL_ENV := $(abspath $(VENV))
+# More pip options where needed, e.g. PIP_ARGS='--find-links DIR' for a folder of wheels.
+PIP_ARGS ?=
+SERVE_ARGS ?=
 
-.PHONY: install serve test lint typecheck pytest art browser bench eval
+API_STAMP := $(VENV)/.installed-api
+ALL_STAMP := $(VENV)/.installed-all
 
-$(STAMP): pyproject.toml
-	$(PY) -m pip install -q -e '.[api,train,dev]'
-	mkdir -p .cache && touch $(STAMP)
+.PHONY: venv install serve test lint typecheck pytest art browser bench eval
 
-install: $(STAMP)
+$(PYTHON):
+	scripts/venv.sh $(PY) $(VENV)
 
-# Third-party tile art for the synthetic photo engine, fetched from Debian and npm at build time.
-art:
-	@if [ -x scripts/fetch_art.sh ]; then scripts/fetch_art.sh; fi
+venv: $(PYTHON)
+
+# The server needs the api extra alone: no torch, no test tools.
+$(API_STAMP): pyproject.toml | $(PYTHON)
+	$(PYTHON) -m pip install -q $(PIP_ARGS) -e '.[api]'
+	touch $@
+
+# Tests, training, the synthetic engine and the benchmarks: every extra. torch is pinned to a
+# CPU build in pyproject.toml; pip in the venv reads the machine's pip configuration
+# (find-links, constraints) as any pip does, so a wheel kept on disk installs from there.
+$(ALL_STAMP): pyproject.toml | $(PYTHON)
+	$(PYTHON) -m pip install -q $(PIP_ARGS) -e '.[api,train,dev]'
+	touch $@ $(API_STAMP)
+
+install: $(ALL_STAMP)
+
+serve: $(API_STAMP)
+	$(BIN)/mjlens serve $(SERVE_ARGS)
+
+# Third-party tile art for the synthetic photo engine, fetched from Debian, npm and PyPI.
+# The engine's face sources (pillow, numpy) rasterize it, hence the full install first.
+art: $(ALL_STAMP)
+	scripts/fetch_art.sh
 
 # Debian's Chromium and ChromeDriver for the real-browser test (no-op when present).
 browser:
 	scripts/install_browser.sh
 
-serve: install
-	mjlens serve
+lint: $(ALL_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
-lint: install
-	ruff check .
-	ruff format --check .
+typecheck: $(ALL_STAMP)
+	$(BIN)/mypy scoring vision
 
-typecheck: install
-	mypy scoring vision
-
-pytest: install art browser
-	$(PY) -m pytest -q
+pytest: $(ALL_STAMP) art browser
+	$(PYTHON) -m pytest -q
 
 test: lint typecheck pytest
 
-bench: install
-	$(PY) benchmarks/scoring.py
-	$(PY) benchmarks/waits.py
-	$(PY) benchmarks/synth.py --n 60
+bench: $(ALL_STAMP)
+	$(PYTHON) benchmarks/scoring.py
+	$(PYTHON) benchmarks/waits.py
+	$(PYTHON) benchmarks/synth.py --n 60
 
 # The vision figures of the model cards: needs a held-out synthetic set (see vision/weights/detector.md)
 # and the real crops, which are validation only and never enter the repo.
 CAMERASH ?= ../shared/data/camerash-crops
 VAL ?= runs/val_kde
 BIG ?= runs/val_kde_big
-eval: install
-	$(PY) -m benchmarks.vision --camerash $(CAMERASH) --synthetic $(VAL) --out docs/vision/eval.json
-	$(PY) benchmarks/camerash_rows.py --camerash $(CAMERASH) --photos 60 --out docs/vision/camerash_rows.json
-	$(PY) benchmarks/closeups.py $(BIG)
+eval: $(ALL_STAMP)
+	$(PYTHON) -m benchmarks.vision --camerash $(CAMERASH) --synthetic $(VAL) --out docs/vision/eval.json
+	$(PYTHON) benchmarks/camerash_rows.py --camerash $(CAMERASH) --photos 60 --out docs/vision/camerash_rows.json
+	$(PYTHON) benchmarks/closeups.py $(BIG)
