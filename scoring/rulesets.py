@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 
-from .hand import Hand, HandError, Table, Waiting
+from .hand import PLAIN_TABLE, Hand, HandError, Table, Waiting
 
 
 class Unit(StrEnum):
@@ -79,6 +79,6 @@ def requested_ruleset(data: object, asked: str | None) -> str:
 
 def check_table(hand: Hand | Waiting, ruleset: str) -> HandError | None:
     """The table facts `ruleset` cannot score, when any are given."""
-    if not hand.table.given():
+    if hand.table is PLAIN_TABLE:  # the common case: nothing given, nothing to refuse
         return None
     return foreign_fields(hand.table, ruleset)

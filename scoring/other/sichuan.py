@@ -279,7 +279,8 @@ def _refusal(hand: Hand) -> str | None:
         return "Sichuan allows no chows (不吃)"
     if len({suit_of(t) for t in tiles}) > 2:
         return "a Sichuan win must lack one suit (缺一门)"
-    if hand.table.earthly_win and hand.self_drawn:
+    table = hand.table
+    if table.earthly_win and (hand.self_drawn or table.discarder not in (None, table.dealer)):
         return "an earthly win (地胡) is on the dealer's first discard, not self-drawn"
     return None
 
