@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from scoring import parse_waiting
 from scoring import score as score_hand
+from scoring.hand import HandError
 from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, SEASONS
 from scoring.waits import winning_tiles
 from vision.hand_rows import HAND_TILES
@@ -669,7 +670,11 @@ def _namings(n: int) -> npt.NDArray[np.int64]:
 
 def scoring_accepts(hand: Json) -> bool:
     """scoring's own verdict on the hand (the shape tests above only pre-filter): a win it
-    scores, or 13 tiles some tile completes."""
+    scores, or 13 tiles some tile completes. A hand scoring cannot parse (a concealed kong
+    whose tile no face shows) is none it accepts."""
     if hand.get("winning_tile") is None:
-        return bool(winning_tiles(parse_waiting(hand)))
+        try:
+            return bool(winning_tiles(parse_waiting(hand)))
+        except HandError:
+            return False
     return bool(score_hand(hand).valid)

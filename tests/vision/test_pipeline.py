@@ -1029,3 +1029,22 @@ def test_the_cli_says_the_score_stands_when_only_a_flower_is_in_doubt() -> None:
     text = describe(interpret(tiles, {"seat_wind": "W"}).to_json())
     assert text.splitlines()[-1].startswith("Review: YES: which flower")
     assert text.endswith("(the score stands)")
+
+
+def test_13_tiles_with_a_kong_that_shows_no_face_are_withheld_not_a_crash() -> None:
+    # A waiting hand whose concealed kong lies all face down, its tile not given: scoring
+    # was asked whether "back back back back" waits and raised, where a win was refused.
+    waiting = {
+        "melds": [{"type": "kong", "tiles": ["C"] * 4, "concealed": True}],
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "W", "W"],
+    }
+    ann = lay_out_hand(waiting, kong_style="all")
+    result = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
+    data = result.to_json()
+    assert data["hand"] is None and data["review"]
+    assert "hidden_kong_unknown" in [note["code"] for note in data["notes"]]
+    told = interpret(
+        tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)),
+        {"concealed_kongs": ["C"]},
+    ).to_json()
+    assert [w["tile"] for w in told["waits"]] == ["6s", "9s"]
