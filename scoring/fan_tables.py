@@ -65,7 +65,7 @@ LIMITS: dict[str, Limits] = {
             "Capped at 3 fan; a hand is paid 2^fan (at most 8) base units.",
         ),
         ("番型不叠加，只计最大；加番另计。", "封顶 3 番，即 8 倍。"),
-    ),  # fmt: skip
+    ),
     "sichuan-ordinary": Limits(
         None,
         (
@@ -73,7 +73,7 @@ LIMITS: dict[str, Limits] = {
             "抢杠 add.",
         ),
         ("番型只计最大；杠、杠上花、抢杠另加。",),
-    ),  # fmt: skip
+    ),
     "shanghai": Limits(
         LEZI_POINTS,
         (
@@ -81,7 +81,7 @@ LIMITS: dict[str, Limits] = {
             "勒子; 开宝 and 荒番 each double the points, 勒子 included.",
         ),
         ("平和 2 分加花，封顶一勒子（10 分）；清一色等按勒子计；开宝、荒番各翻倍。",),
-    ),  # fmt: skip
+    ),
     "beijing": Limits(
         None,
         (
@@ -89,7 +89,7 @@ LIMITS: dict[str, Limits] = {
             "each other player.",
         ),
         ("番数相加；无其他牌型时计推倒和；烧庄由庄家付给每位闲家。",),
-    ),  # fmt: skip
+    ),
 }
 
 

@@ -162,8 +162,11 @@ def waits(hand: Waiting, ruleset: str = "mcr") -> tuple[Wait, ...]:
     in_hand = Counter(hand.concealed)
     for meld in hand.melds:
         in_hand.update(meld.tiles)
+    candidates = winning_tiles(hand)
+    if hand.table.wild:  # 会 (wild) tiles stand for any tile: the shape search cannot tell
+        candidates = tuple(code for code in PLAYING if in_hand[code] < COPIES)
     found = []
-    for code in winning_tiles(hand):
+    for code in candidates:
         on_discard = score(hand.won_on(code, self_drawn=False), ruleset)
         on_draw = score(hand.won_on(code, self_drawn=True), ruleset)
         if on_discard.valid or on_draw.valid:

@@ -1,9 +1,10 @@
 """Wild tiles (Beijing's 会): which tiles they could stand for in a hand.
 
 A 会 among the concealed tiles or the winning tile stands for any tile; one in a declared
-meld is its own face. Rather than all 34 faces, each 会 is tried as the faces a set could
-want beside the hand's other hidden tiles (the same tile, or two ranks either way in its
-suit); with every hidden tile wild, any face.
+meld is its own face. Rather than all 34 faces, each 会 but the last is tried as the faces a
+set could want beside the hand's other hidden tiles (the same tile, or two ranks either way
+in its suit; with every hidden tile wild, any face), and the last only as the tiles that then
+complete a winning shape.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from dataclasses import replace
 from itertools import combinations_with_replacement
 
 from scoring.hand import Hand
+from scoring.tile_index import CODES, INDEX
 from scoring.tiles import PLAYING, SUITED
+from scoring.waits import completing
 
 
 def wild_count(hand: Hand) -> int:
@@ -47,14 +50,18 @@ def stand_ins(hand: Hand) -> Iterator[Hand]:
     win_is_wild = hand.winning_tile in wild
     faces = _faces_near(real + ([] if win_is_wild else [hand.winning_tile]))
     seen: set[tuple[tuple[str, ...], str]] = set()
-    for chosen in combinations_with_replacement(faces, jokers + win_is_wild):
-        wins = sorted(set(chosen)) if win_is_wild else [hand.winning_tile]
-        for win in wins:
-            rest = list(chosen)
-            if win_is_wild:
-                rest.remove(win)
-            concealed = tuple(sorted((*real, *rest)))
-            if (concealed, win) in seen:
-                continue
-            seen.add((concealed, win))
-            yield replace(hand, concealed=concealed, winning_tile=win)
+    fixed = real if win_is_wild else [*real, hand.winning_tile]
+    for first in combinations_with_replacement(faces, jokers + win_is_wild - 1):
+        counts = [0] * 34
+        for code in (*fixed, *first):
+            counts[INDEX[code]] += 1
+        for last in completing(counts, len(hand.melds)):
+            chosen = [*first, CODES[last]]
+            for win in sorted(set(chosen)) if win_is_wild else [hand.winning_tile]:
+                rest = list(chosen)
+                if win_is_wild:
+                    rest.remove(win)
+                concealed = tuple(sorted((*real, *rest)))
+                if (concealed, win) not in seen:
+                    seen.add((concealed, win))
+                    yield replace(hand, concealed=concealed, winning_tile=win)

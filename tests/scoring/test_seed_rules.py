@@ -242,3 +242,12 @@ def test_drawn_command_line(capsys: Any) -> None:
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert {t["why"] for t in out["transfers"]} == {"查花猪"}
+
+
+def test_beijing_a_wild_tile_waits_on_more_than_its_face() -> None:
+    # "The role of 'meeting class' is the same as the main card": 123m 456p 789s 111s and a
+    # 会 wait on any tile the 会 can pair, not only on the 会's own face
+    plain = scored("123m456p789s111sC", "beijing", seat_wind="S")
+    wild = scored("123m456p789s111sC", "beijing", seat_wind="S", wild=["C"])
+    assert [w["tile"] for w in plain["waits"]] == ["C"]
+    assert {"1m", "5p", "E"} <= {w["tile"] for w in wild["waits"]}
