@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
 
-from .fan_table import ROWS, Fan
+from . import fan_ids as F
+from .fan_table import ROWS
 from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
 from .shapes import Set
 from .tally import ACCOUNT_ONCE, NON_IDENTICAL, NON_REPEAT, NON_SEPARATION, Tally
@@ -20,12 +21,12 @@ from .tally import ACCOUNT_ONCE, NON_IDENTICAL, NON_REPEAT, NON_SEPARATION, Tall
 TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # triple + the rest
 # When a three-chow fan leaves one chow, the reference takes its one extra fan in this order.
 EXTRA_CHOW_ORDER = (
-    Fan.PURE_DOUBLE_CHOW,
-    Fan.MIXED_DOUBLE_CHOW,
-    Fan.SHORT_STRAIGHT,
-    Fan.TWO_TERMINAL_CHOWS,
+    F.PURE_DOUBLE_CHOW,
+    F.MIXED_DOUBLE_CHOW,
+    F.SHORT_STRAIGHT,
+    F.TWO_TERMINAL_CHOWS,
 )
-Patterns = dict[int, tuple[tuple[Fan, Check], ...]]
+Patterns = dict[int, tuple[tuple[int, Check], ...]]
 _tile_of = itemgetter(1)
 
 
@@ -33,7 +34,7 @@ def _tiles(sets: Sequence[Set]) -> list[int]:
     return [s[1] for s in sets]
 
 
-def _note_inner(tally: Tally, patterns: Patterns, sets: Sequence[Set], outer: Fan) -> None:
+def _note_inner(tally: Tally, patterns: Patterns, sets: Sequence[Set], outer: int) -> None:
     """Record the smaller fans inside a bigger one as not counted, each kind once: implied by
     it (non-repeat, listed in its row) or made of its split sets (non-separation)."""
     seen = set()
@@ -78,8 +79,8 @@ def chow_fans(tally: Tally, chows: list[Set]) -> None:
             tally.add(fan, tuple(chows))
 
 
-def _extra_chow(tally: Tally, triple: list[Set], extra: Set, outer: Fan) -> None:
-    found: dict[Fan, Set] = {}
+def _extra_chow(tally: Tally, triple: list[Set], extra: Set, outer: int) -> None:
+    found: dict[int, Set] = {}
     for s in triple:
         fan = match(CHOW_PATTERNS, [min(s[1], extra[1]), max(s[1], extra[1])])
         if fan is not None:
@@ -95,7 +96,7 @@ def _extra_chow(tally: Tally, triple: list[Set], extra: Set, outer: Fan) -> None
 
 def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
     """Pairs of chows without a bigger fan: at most `most`, fewer where a chow relates to none."""
-    pairs: list[tuple[Fan, tuple[Set, Set]]] = []
+    pairs: list[tuple[int, tuple[Set, Set]]] = []
     related = [False] * len(chows)
     for i, j in combinations(range(len(chows)), 2):
         fan = match(CHOW_PATTERNS, [chows[i][1], chows[j][1]])
@@ -106,7 +107,7 @@ def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
         most -= related.count(False)
         if most <= 0:
             return
-    by_fan: dict[Fan, list[tuple[Set, Set]]] = {}
+    by_fan: dict[int, list[tuple[Set, Set]]] = {}
     for fan, sets in pairs:
         by_fan.setdefault(fan, []).append(sets)
     count = len(pairs)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import fan_ids as F
 from .combos import chow_fans, pung_fans
 from .deal import Deal
-from .fan_table import ROWS, Fan
+from .fan_table import ROWS
 from .shapes import CHOW, KONG, PAIR, PUNG, Set, divisions, only_winning_tile
 from .tally import NON_REPEAT, Tally
 from .tile_index import DRAGON_TILES, WIND_TILES
@@ -19,29 +20,29 @@ from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
 # How many Pungs of Terminals or Honors a fan takes back instead of all of them.
 PARTIAL_EXCLUSION: dict[tuple[int, int], int] = {
-    (Fan.NINE_GATES, Fan.PUNG_OF_TERMINALS_OR_HONORS): 1,
-    (Fan.BIG_THREE_WINDS, Fan.PUNG_OF_TERMINALS_OR_HONORS): 3,
+    (F.NINE_GATES, F.PUNG_OF_TERMINALS_OR_HONORS): 1,
+    (F.BIG_THREE_WINDS, F.PUNG_OF_TERMINALS_OR_HONORS): 3,
 }
 EXCLUDES = {fan: row.excludes for fan, row in ROWS.items()}
 CONCEALED_PUNG_FANS = {
-    2: Fan.TWO_CONCEALED_PUNGS,
-    3: Fan.THREE_CONCEALED_PUNGS,
-    4: Fan.FOUR_CONCEALED_PUNGS,
+    2: F.TWO_CONCEALED_PUNGS,
+    3: F.THREE_CONCEALED_PUNGS,
+    4: F.FOUR_CONCEALED_PUNGS,
 }
 
 
 def win_condition_fans(tally: Tally, deal: Deal) -> None:
     """和绝张, 妙手回春 / 海底捞月, 杠上开花 / 抢杠和, 自摸."""
     if deal.last_tile:
-        tally.add(Fan.LAST_TILE, (deal.win,))
+        tally.add(F.LAST_TILE, (deal.win,))
     if deal.wall_last:
-        tally.add(Fan.LAST_TILE_DRAW if deal.self_drawn else Fan.LAST_TILE_CLAIM, (deal.win,))
+        tally.add(F.LAST_TILE_DRAW if deal.self_drawn else F.LAST_TILE_CLAIM, (deal.win,))
     if deal.about_kong:
         tally.add(
-            Fan.OUT_WITH_REPLACEMENT_TILE if deal.self_drawn else Fan.ROBBING_THE_KONG, (deal.win,)
+            F.OUT_WITH_REPLACEMENT_TILE if deal.self_drawn else F.ROBBING_THE_KONG, (deal.win,)
         )
     if deal.self_drawn:
-        tally.add(Fan.SELF_DRAWN, (deal.win,))
+        tally.add(F.SELF_DRAWN, (deal.win,))
 
 
 def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
@@ -52,31 +53,31 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     kongs = len(melded_kongs) + len(concealed_kongs)
     if kongs == 1:
         tally.add(
-            Fan.MELDED_KONG if melded_kongs else Fan.CONCEALED_KONG,
+            F.MELDED_KONG if melded_kongs else F.CONCEALED_KONG,
             tuple(melded_kongs or concealed_kongs),
         )
     elif kongs == 2 and len(concealed_kongs) == 1:
         both = (*concealed_kongs, *melded_kongs)
         if deal.profile.concealed_and_melded_kong_fan:
-            tally.add(Fan.CONCEALED_AND_MELDED_KONG, both)
+            tally.add(F.CONCEALED_AND_MELDED_KONG, both)
         else:
-            tally.add(Fan.CONCEALED_KONG, tuple(concealed_kongs))
-            tally.add(Fan.MELDED_KONG, tuple(melded_kongs))
+            tally.add(F.CONCEALED_KONG, tuple(concealed_kongs))
+            tally.add(F.MELDED_KONG, tuple(melded_kongs))
     elif kongs == 2:
-        both_fan = Fan.TWO_CONCEALED_KONGS if concealed_kongs else Fan.TWO_MELDED_KONGS
+        both_fan = F.TWO_CONCEALED_KONGS if concealed_kongs else F.TWO_MELDED_KONGS
         tally.add(both_fan, tuple(melded_kongs or concealed_kongs))
-        single = Fan.CONCEALED_KONG if concealed_kongs else Fan.MELDED_KONG
+        single = F.CONCEALED_KONG if concealed_kongs else F.MELDED_KONG
         tally.dropped_inner(single, both_fan, NON_REPEAT)
     elif kongs >= 3:
-        big = Fan.THREE_KONGS if kongs == 3 else Fan.FOUR_KONGS
+        big = F.THREE_KONGS if kongs == 3 else F.FOUR_KONGS
         tally.add(big, tuple(s for s in pungs if s[0] == KONG))
         # the smaller kong fans its kongs would form are implied, not counted
         for smaller, present in (
-            (Fan.THREE_KONGS, kongs == 4),
-            (Fan.TWO_MELDED_KONGS, len(melded_kongs) >= 2),
-            (Fan.TWO_CONCEALED_KONGS, len(concealed_kongs) >= 2),
-            (Fan.MELDED_KONG, len(melded_kongs) == 1),
-            (Fan.CONCEALED_KONG, len(concealed_kongs) == 1),
+            (F.THREE_KONGS, kongs == 4),
+            (F.TWO_MELDED_KONGS, len(melded_kongs) >= 2),
+            (F.TWO_CONCEALED_KONGS, len(concealed_kongs) >= 2),
+            (F.MELDED_KONG, len(melded_kongs) == 1),
+            (F.CONCEALED_KONG, len(concealed_kongs) == 1),
         ):
             if present:
                 tally.dropped_inner(smaller, big, NON_REPEAT)
@@ -86,15 +87,15 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
         if fan is not None:
             tally.add(fan, tuple(concealed))
     if len(pungs) == 4:
-        tally.add(Fan.ALL_PUNGS, tuple(pungs))
+        tally.add(F.ALL_PUNGS, tuple(pungs))
     for s in pungs:
         if s[1] in DRAGON_TILES:
-            tally.add(Fan.DRAGON_PUNG, (s,))
+            tally.add(F.DRAGON_PUNG, (s,))
         elif s[1] in WIND_TILES or (s[1] < 27 and s[1] % 9 in (0, 8)):
-            tally.add(Fan.PUNG_OF_TERMINALS_OR_HONORS, (s,))
+            tally.add(F.PUNG_OF_TERMINALS_OR_HONORS, (s,))
 
 
-def terminal_chows(chows: Sequence[Set], pair: int) -> Fan | None:
+def terminal_chows(chows: Sequence[Set], pair: int) -> int | None:
     """一色双龙会 / 三色双龙会: 123 and 789 chows around a pair of 5."""
     if pair >= 27 or pair % 9 != 4:
         return None
@@ -103,10 +104,10 @@ def terminal_chows(chows: Sequence[Set], pair: int) -> Fan | None:
     if any(r not in (1, 7) for _, r in ends):
         return None
     if all(su == pair_suit for su, _ in ends) and sorted(r for _, r in ends) == [1, 1, 7, 7]:
-        return Fan.PURE_TERMINAL_CHOWS
+        return F.PURE_TERMINAL_CHOWS
     others = sorted({0, 1, 2} - {pair_suit})
     if ends == [(others[0], 1), (others[0], 7), (others[1], 1), (others[1], 7)]:
-        return Fan.THREE_SUITED_TERMINAL_CHOWS
+        return F.THREE_SUITED_TERMINAL_CHOWS
     return None
 
 
@@ -124,9 +125,9 @@ def concealment_fans(tally: Tally, deal: Deal) -> None:
     """门前清 / 不求人 with nothing exposed (a concealed kong is not), 全求人 with four melds."""
     melded = deal.melded_count()
     if melded == 0:
-        tally.add(Fan.FULLY_CONCEALED_HAND if deal.self_drawn else Fan.CONCEALED_HAND)
+        tally.add(F.FULLY_CONCEALED_HAND if deal.self_drawn else F.CONCEALED_HAND)
     elif melded == 4 and not deal.self_drawn:
-        tally.add(Fan.MELDED_HAND)
+        tally.add(F.MELDED_HAND)
 
 
 def pair_fans(tally: Tally, chows: Sequence[Set], pungs: Sequence[Set], pair: int) -> None:
@@ -134,14 +135,14 @@ def pair_fans(tally: Tally, chows: Sequence[Set], pungs: Sequence[Set], pair: in
     pair_set: Set = (PAIR, pair, False)
     if len(chows) == 4:
         if pair < 27:
-            tally.add(Fan.ALL_CHOWS)
-    elif tally.has(Fan.TWO_DRAGON_PUNGS):
+            tally.add(F.ALL_CHOWS)
+    elif tally.has(F.TWO_DRAGON_PUNGS):
         if pair in DRAGON_TILES:
             dragons = tuple(s for s in pungs if s[1] in DRAGON_TILES)
-            tally.add(Fan.LITTLE_THREE_DRAGONS, (*dragons, pair_set))
-    elif tally.has(Fan.BIG_THREE_WINDS) and pair in WIND_TILES:
+            tally.add(F.LITTLE_THREE_DRAGONS, (*dragons, pair_set))
+    elif tally.has(F.BIG_THREE_WINDS) and pair in WIND_TILES:
         winds = tuple(s for s in pungs if s[1] in WIND_TILES)
-        tally.add(Fan.LITTLE_FOUR_WINDS, (*winds, pair_set))
+        tally.add(F.LITTLE_FOUR_WINDS, (*winds, pair_set))
 
 
 def set_trait_fans(tally: Tally, sets: Sequence[Set]) -> None:
@@ -160,18 +161,18 @@ def set_trait_fans(tally: Tally, sets: Sequence[Set]) -> None:
             fives += r == 5
             evens += r % 2 == 0
     if outside == 5:
-        tally.add(Fan.OUTSIDE_HAND)
+        tally.add(F.OUTSIDE_HAND)
     elif fives == 5:
-        tally.add(Fan.ALL_FIVE)
+        tally.add(F.ALL_FIVE)
     elif evens == 5:
-        tally.add(Fan.ALL_EVEN_PUNGS)
+        tally.add(F.ALL_EVEN_PUNGS)
 
 
 def wait_fans(
     tally: Tally, concealed_sets: Sequence[Set], standing: Sequence[int], deal: Deal
 ) -> None:
     """边张 / 嵌张 / 单钓将, only when exactly one tile could have won."""
-    if tally.has(Fan.MELDED_HAND) or tally.has(Fan.FOUR_KONGS):
+    if tally.has(F.MELDED_HAND) or tally.has(F.FOUR_KONGS):
         return
     win = deal.win
     edge = closed = single = None
@@ -190,11 +191,11 @@ def wait_fans(
     if not only_winning_tile(tuple(standing), not deal.fixed):
         return
     if edge is not None:
-        tally.add(Fan.EDGE_WAIT, (edge, win))
+        tally.add(F.EDGE_WAIT, (edge, win))
     elif closed is not None:
-        tally.add(Fan.CLOSED_WAIT, (closed, win))
+        tally.add(F.CLOSED_WAIT, (closed, win))
     elif single is not None:
-        tally.add(Fan.SINGLE_WAIT, (single, win))
+        tally.add(F.SINGLE_WAIT, (single, win))
 
 
 def apply_exclusions(tally: Tally) -> None:
@@ -210,28 +211,28 @@ def apply_exclusions(tally: Tally) -> None:
 
 def wind_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     """圈风刻 / 门风刻, each taking back that pung's Pung of Honors unless already taken."""
-    if tally.has(Fan.BIG_FOUR_WINDS):
+    if tally.has(F.BIG_FOUR_WINDS):
         return
     taken = any(
         tally.has(f)
         for f in (
-            Fan.BIG_THREE_WINDS,
-            Fan.ALL_TERMINALS_AND_HONORS,
-            Fan.ALL_HONORS,
-            Fan.LITTLE_FOUR_WINDS,
+            F.BIG_THREE_WINDS,
+            F.ALL_TERMINALS_AND_HONORS,
+            F.ALL_HONORS,
+            F.LITTLE_FOUR_WINDS,
         )
     )
     for s in pungs:
         if s[1] not in WIND_TILES:
             continue
         if s[1] == deal.prevalent:
-            tally.add(Fan.PREVALENT_WIND, (s,))
+            tally.add(F.PREVALENT_WIND, (s,))
             if not taken:
-                tally.drop(Fan.PUNG_OF_TERMINALS_OR_HONORS, Fan.PREVALENT_WIND, NON_REPEAT, 1)
+                tally.drop(F.PUNG_OF_TERMINALS_OR_HONORS, F.PREVALENT_WIND, NON_REPEAT, 1)
         if s[1] == deal.seat:
-            tally.add(Fan.SEAT_WIND, (s,))
+            tally.add(F.SEAT_WIND, (s,))
             if deal.seat != deal.prevalent and not taken:
-                tally.drop(Fan.PUNG_OF_TERMINALS_OR_HONORS, Fan.SEAT_WIND, NON_REPEAT, 1)
+                tally.drop(F.PUNG_OF_TERMINALS_OR_HONORS, F.SEAT_WIND, NON_REPEAT, 1)
 
 
 def all_tiles(sets: Sequence[Set]) -> list[int]:
@@ -267,7 +268,7 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
         chow_fans(tally, chows)
         pung_fans(tally, pungs)
     if is_nine_gates(deal.standing):
-        tally.add(Fan.NINE_GATES)
+        tally.add(F.NINE_GATES)
     concealment_fans(tally, deal)
     pair_fans(tally, chows, pungs, pair)
     sets = [*deal.fixed, *concealed_sets, (PAIR, pair, False)]
@@ -287,7 +288,7 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
 def chicken_hand(tally: Tally) -> None:
     """无番和: nothing else counted (flowers are added later and do not change it)."""
     if not tally.counts:
-        tally.add(Fan.CHICKEN_HAND)
+        tally.add(F.CHICKEN_HAND)
 
 
 def basic_readings(deal: Deal) -> list[tuple[Tally, list[Set]]]:

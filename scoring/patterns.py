@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from .fan_table import Fan
+from . import fan_ids as F
 from .tile_index import DRAGON_TILES, EAST, NORTH, RED, SOUTH, TERMINALS, WEST, WIND_TILES
 
 Check = Callable[[Sequence[int]], bool]
@@ -129,43 +129,43 @@ def two_dragon_pungs(ts: Sequence[int]) -> bool:  # 双箭刻
     return ts[0] >= RED and ts[1] >= RED
 
 
-CHOW_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
+CHOW_PATTERNS: dict[int, tuple[tuple[int, Check], ...]] = {
     4: (
-        (Fan.FOUR_PURE_SHIFTED_CHOWS, four_pure_shifted_chows),
-        (Fan.QUADRUPLE_CHOW, quadruple_chow),
+        (F.FOUR_PURE_SHIFTED_CHOWS, four_pure_shifted_chows),
+        (F.QUADRUPLE_CHOW, quadruple_chow),
     ),
     3: (
-        (Fan.MIXED_SHIFTED_CHOWS, mixed_shifted_chows),
-        (Fan.MIXED_TRIPLE_CHOW, mixed_triple_chow),
-        (Fan.MIXED_STRAIGHT, mixed_straight),
-        (Fan.PURE_STRAIGHT, pure_straight),
-        (Fan.PURE_SHIFTED_CHOWS, pure_shifted_chows),
-        (Fan.PURE_TRIPLE_CHOW, pure_triple_chow),
+        (F.MIXED_SHIFTED_CHOWS, mixed_shifted_chows),
+        (F.MIXED_TRIPLE_CHOW, mixed_triple_chow),
+        (F.MIXED_STRAIGHT, mixed_straight),
+        (F.PURE_STRAIGHT, pure_straight),
+        (F.PURE_SHIFTED_CHOWS, pure_shifted_chows),
+        (F.PURE_TRIPLE_CHOW, pure_triple_chow),
     ),
     2: (
-        (Fan.MIXED_DOUBLE_CHOW, mixed_double_chow),
-        (Fan.SHORT_STRAIGHT, short_straight),
-        (Fan.TWO_TERMINAL_CHOWS, two_terminal_chows),
-        (Fan.PURE_DOUBLE_CHOW, pure_double_chow),
+        (F.MIXED_DOUBLE_CHOW, mixed_double_chow),
+        (F.SHORT_STRAIGHT, short_straight),
+        (F.TWO_TERMINAL_CHOWS, two_terminal_chows),
+        (F.PURE_DOUBLE_CHOW, pure_double_chow),
     ),
 }
-PUNG_PATTERNS: dict[int, tuple[tuple[Fan, Check], ...]] = {
+PUNG_PATTERNS: dict[int, tuple[tuple[int, Check], ...]] = {
     4: (
-        (Fan.FOUR_PURE_SHIFTED_PUNGS, four_pure_shifted_pungs),
-        (Fan.BIG_FOUR_WINDS, big_four_winds),
+        (F.FOUR_PURE_SHIFTED_PUNGS, four_pure_shifted_pungs),
+        (F.BIG_FOUR_WINDS, big_four_winds),
     ),
     3: (
-        (Fan.MIXED_SHIFTED_PUNGS, mixed_shifted_pungs),
-        (Fan.TRIPLE_PUNG, triple_pung),
-        (Fan.PURE_SHIFTED_PUNGS, pure_shifted_pungs),
-        (Fan.BIG_THREE_WINDS, big_three_winds),
-        (Fan.BIG_THREE_DRAGONS, big_three_dragons),
+        (F.MIXED_SHIFTED_PUNGS, mixed_shifted_pungs),
+        (F.TRIPLE_PUNG, triple_pung),
+        (F.PURE_SHIFTED_PUNGS, pure_shifted_pungs),
+        (F.BIG_THREE_WINDS, big_three_winds),
+        (F.BIG_THREE_DRAGONS, big_three_dragons),
     ),
-    2: ((Fan.DOUBLE_PUNG, double_pung), (Fan.TWO_DRAGON_PUNGS, two_dragon_pungs)),
+    2: ((F.DOUBLE_PUNG, double_pung), (F.TWO_DRAGON_PUNGS, two_dragon_pungs)),
 }
 
 
-def match(patterns: dict[int, tuple[tuple[Fan, Check], ...]], tiles: Sequence[int]) -> Fan | None:
+def match(patterns: dict[int, tuple[tuple[int, Check], ...]], tiles: Sequence[int]) -> int | None:
     """The fan that these sets (sorted tiles) form together, if any."""
     key = (id(patterns), tuple(tiles))
     if key not in _MATCHED:  # a few thousand combinations at most: remember them
@@ -173,13 +173,13 @@ def match(patterns: dict[int, tuple[tuple[Fan, Check], ...]], tiles: Sequence[in
     return _MATCHED[key]
 
 
-_MATCHED: dict[tuple[int, tuple[int, ...]], Fan | None] = {}
+_MATCHED: dict[tuple[int, tuple[int, ...]], int | None] = {}
 
 
-def single_pung_fan(tile: int) -> Fan | None:
+def single_pung_fan(tile: int) -> int | None:
     """箭刻 for a dragon; 幺九刻 for a terminal or a wind."""
     if tile in DRAGON_TILES:
-        return Fan.DRAGON_PUNG
+        return F.DRAGON_PUNG
     if tile in TERMINALS or tile in WIND_TILES:
-        return Fan.PUNG_OF_TERMINALS_OR_HONORS
+        return F.PUNG_OF_TERMINALS_OR_HONORS
     return None

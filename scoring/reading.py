@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import fan_ids as F
 from .deal import Deal
-from .fan_table import Fan
 from .mcr import basic_readings
 from .shapes import Set
 from .special import knitted_straight, special_shapes
@@ -35,7 +35,7 @@ def best_reading(deal: Deal) -> Reading | None:
         special = special_shapes(deal)
         if special is not None:
             best = Reading(special, None, tiles)
-    if best is not None and not best.tally.has(Fan.SEVEN_PAIRS):
+    if best is not None and not best.tally.has(F.SEVEN_PAIRS):
         return best
     best_total = best.tally.total(points) if best is not None else 0
     over_seven_pairs = best is not None
@@ -70,4 +70,4 @@ def _note_other_readings(kept: Tally, others: list[Tally], points: Callable[[int
 def _preferred(tally: Tally) -> bool:
     """Between equal totals the reference prefers a reading with Pure Triple Chow or Triple
     Pung (its 2022/2023 rulings), and four sets over seven pairs."""
-    return tally.has(Fan.PURE_TRIPLE_CHOW) or tally.has(Fan.TRIPLE_PUNG)
+    return tally.has(F.PURE_TRIPLE_CHOW) or tally.has(F.TRIPLE_PUNG)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from . import fan_ids as F
 from .deal import Deal
-from .fan_table import Fan
 from .mcr import (
     EXCLUDES,
     apply_exclusions,
@@ -35,10 +35,10 @@ def seven_pairs(tiles: Sequence[int]) -> Tally | None:
         and heads[0] // 9 == heads[-1] // 9
         and all(b - a == 1 for a, b in pairwise(heads))
     ):
-        tally.add(Fan.SEVEN_SHIFTED_PAIRS)
+        tally.add(F.SEVEN_SHIFTED_PAIRS)
         tile_kind_fans(tally, tiles)
     else:
-        tally.add(Fan.SEVEN_PAIRS)
+        tally.add(F.SEVEN_PAIRS)
         suit_fans(tally, tiles)
         tile_kind_fans(tally, tiles)
         rank_range_fans(tally, tiles)
@@ -51,7 +51,7 @@ def thirteen_orphans(tiles: Sequence[int]) -> Tally | None:
     if set(tiles) != set(THIRTEEN_ORPHANS):
         return None
     tally = Tally()
-    tally.add(Fan.THIRTEEN_ORPHANS)
+    tally.add(F.THIRTEEN_ORPHANS)
     return tally
 
 
@@ -65,11 +65,11 @@ def honors_and_knitted(tiles: Sequence[int]) -> Tally | None:
         return None
     tally = Tally()
     if len(honors) == 7:
-        tally.add(Fan.GREATER_HONORS_AND_KNITTED)
+        tally.add(F.GREATER_HONORS_AND_KNITTED)
     else:
-        tally.add(Fan.LESSER_HONORS_AND_KNITTED)
+        tally.add(F.LESSER_HONORS_AND_KNITTED)
         if len(suited) == 9:
-            tally.add(Fan.KNITTED_STRAIGHT)
+            tally.add(F.KNITTED_STRAIGHT)
     return tally
 
 
@@ -86,8 +86,8 @@ def special_shapes(deal: Deal) -> Tally | None:
 
 
 SPECIAL_FANS = (
-    Fan.SEVEN_SHIFTED_PAIRS, Fan.THIRTEEN_ORPHANS, Fan.SEVEN_PAIRS,
-    Fan.GREATER_HONORS_AND_KNITTED, Fan.LESSER_HONORS_AND_KNITTED,
+    F.SEVEN_SHIFTED_PAIRS, F.THIRTEEN_ORPHANS, F.SEVEN_PAIRS,
+    F.GREATER_HONORS_AND_KNITTED, F.LESSER_HONORS_AND_KNITTED,
 )  # fmt: skip
 
 
@@ -129,15 +129,15 @@ def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
     fourth = deal.fixed[0] if deal.fixed else concealed_sets[0]
     pair_set: Set = (PAIR, pair, False)
     tally = Tally()
-    tally.add(Fan.KNITTED_STRAIGHT, (seq,))
+    tally.add(F.KNITTED_STRAIGHT, (seq,))
     if fourth[0] == CHOW:
         if pair < 27:
-            tally.add(Fan.ALL_CHOWS)
+            tally.add(F.ALL_CHOWS)
     else:
         kong_and_pung_fans(tally, [fourth], deal)
     win_condition_fans(tally, deal)
     if not deal.fixed or (fourth[0] == KONG and not fourth[2]):
-        tally.add(Fan.FULLY_CONCEALED_HAND if deal.self_drawn else Fan.CONCEALED_HAND)
+        tally.add(F.FULLY_CONCEALED_HAND if deal.self_drawn else F.CONCEALED_HAND)
     tiles = [*seq, *_set_tiles(fourth), pair, pair]
     suit_fans(tally, tiles)
     tile_hog_fans(tally, tiles)
@@ -169,7 +169,7 @@ def _knitted_wait_fans(
         # With a declared set, a winning tile outside the knitted straight can only be the
         # pair's; one inside it is the pair's only if another copy was already held.
         if not inside or held:
-            tally.add(Fan.SINGLE_WAIT, (pair_set, deal.win))
+            tally.add(F.SINGLE_WAIT, (pair_set, deal.win))
         return
     # The reference lists the tiles outside the knitted straight without the winning tile, at
     # most four, and reads the wait from them alone.

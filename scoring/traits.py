@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .fan_table import Fan
+from . import fan_ids as F
 from .tally import Tally
 from .tile_index import DRAGON_TILES, GREEN, REVERSIBLE, TERMINALS, TERMINALS_OR_HONORS, WIND_TILES
 
@@ -33,14 +33,14 @@ def suit_fans(tally: Tally, tiles: Sequence[int]) -> None:
     kinds = set(tiles)
     honors = not kinds.isdisjoint(HONOR_TILES)
     if not honors:
-        tally.add(Fan.NO_HONORS)
+        tally.add(F.NO_HONORS)
     missing = sum(1 for suit in SUIT_TILES if kinds.isdisjoint(suit))
     if missing == 2:
-        tally.add(Fan.HALF_FLUSH if honors else Fan.FULL_FLUSH)
+        tally.add(F.HALF_FLUSH if honors else F.FULL_FLUSH)
     elif missing == 1:
-        tally.add(Fan.ONE_VOIDED_SUIT)
+        tally.add(F.ONE_VOIDED_SUIT)
     elif not missing and not kinds.isdisjoint(WIND_TILES) and not kinds.isdisjoint(DRAGON_TILES):
-        tally.add(Fan.ALL_TYPES)
+        tally.add(F.ALL_TYPES)
 
 
 def tile_kind_fans(tally: Tally, tiles: Sequence[int]) -> None:
@@ -48,19 +48,19 @@ def tile_kind_fans(tally: Tally, tiles: Sequence[int]) -> None:
     kinds = set(tiles)
     simples = kinds.isdisjoint(TERMINALS_OR_HONORS)
     if simples:
-        tally.add(Fan.ALL_SIMPLES)
+        tally.add(F.ALL_SIMPLES)
     if kinds <= REVERSIBLE:
-        tally.add(Fan.REVERSIBLE_TILES)
+        tally.add(F.REVERSIBLE_TILES)
     if kinds <= GREEN:
-        tally.add(Fan.ALL_GREEN)
+        tally.add(F.ALL_GREEN)
     if simples:
         return
     if kinds <= HONOR_TILES:
-        tally.add(Fan.ALL_HONORS)
+        tally.add(F.ALL_HONORS)
     elif kinds <= TERMINALS:
-        tally.add(Fan.ALL_TERMINALS)
+        tally.add(F.ALL_TERMINALS)
     elif kinds <= TERMINALS_OR_HONORS:
-        tally.add(Fan.ALL_TERMINALS_AND_HONORS)
+        tally.add(F.ALL_TERMINALS_AND_HONORS)
 
 
 def rank_range_fans(tally: Tally, tiles: Sequence[int]) -> None:
@@ -69,11 +69,11 @@ def rank_range_fans(tally: Tally, tiles: Sequence[int]) -> None:
     if not kinds <= SUITED_TILES:
         return
     if kinds <= BY_RANKS["1-4"]:
-        tally.add(Fan.LOWER_TILES if kinds <= BY_RANKS["1-3"] else Fan.LOWER_FOUR)
+        tally.add(F.LOWER_TILES if kinds <= BY_RANKS["1-3"] else F.LOWER_FOUR)
     elif kinds <= BY_RANKS["6-9"]:
-        tally.add(Fan.UPPER_TILES if kinds <= BY_RANKS["7-9"] else Fan.UPPER_FOUR)
+        tally.add(F.UPPER_TILES if kinds <= BY_RANKS["7-9"] else F.UPPER_FOUR)
     elif kinds <= BY_RANKS["4-6"]:
-        tally.add(Fan.MIDDLE_TILES)
+        tally.add(F.MIDDLE_TILES)
 
 
 def tile_hog_fans(tally: Tally, tiles: Sequence[int]) -> None:
@@ -84,4 +84,4 @@ def tile_hog_fans(tally: Tally, tiles: Sequence[int]) -> None:
         counts[t] += 1
     hogs = counts.count(4) - kongs
     if hogs > 0:
-        tally.add(Fan.TILE_HOG, tuple(t for t in range(34) if counts[t] == 4), hogs)
+        tally.add(F.TILE_HOG, tuple(t for t in range(34) if counts[t] == 4), hogs)
