@@ -21,11 +21,15 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from api.bodies import BodyGuard, BodySlots
 from api.context import DEFAULT_RULESETS, parse_context, parse_ruleset
 from api.headers import SecurityHeaders
 from api.inference import RecognizerFactory, RecognizerHost, default_recognizer
+from api.labelstudio_backend import router as labelstudio_backend
 from api.limits import Limits
+from api.memory import tune_allocator
 from api.problems import (
+    BUSY,
     CATALOGUE,
     INVALID_HAND,
     NO_SCORING,
@@ -35,6 +39,7 @@ from api.problems import (
     install_problem_handlers,
     problem_response,
 )
+from api.request_head import HeadAsGet, HeaderCap
 from api.schemas import HAND_SCHEMA, RECOGNIZE_FORM_SCHEMA, SCORE_SCHEMA, problem_responses
 from api.set_routes import (
     StoreFactory,
@@ -87,8 +92,10 @@ def create_app(
     """The FastAPI app. `recognizer_factory` builds the recognizer (tests inject a fake);
     taught sets live under `sets_home`, else under $MJLENS_HOME as it is at each request."""
     limits = limits or Limits.from_env()
+    tune_allocator()
     stores = store_factory(sets_home)
     host = RecognizerHost(recognizer_factory or default_recognizer, limits)
+    bodies = BodySlots(limits)
     scoring = Scoring.load()
 
     @asynccontextmanager
@@ -109,13 +116,20 @@ def create_app(
     )
     app.state.host = host
     app.state.limits = limits
+    app.state.bodies = bodies
+    # Outermost last: HEAD runs as GET through everything; the security headers go on
+    # every answer, the guards' own 408/431/503 included.
+    app.add_middleware(BodyGuard, slots=bodies)
+    app.add_middleware(HeaderCap, header_bytes=limits.header_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
     install_problem_handlers(app)
     _page_routes(app)
-    _health_routes(app, host, scoring)
+    _health_routes(app, host, bodies, scoring)
     _scoring_routes(app, scoring, limits)
     _recognize_route(app, host, scoring, limits, stores)
     install_set_routes(app, host, limits, stores)
+    app.include_router(labelstudio_backend)  # Label Studio's ML backend, under /labelstudio/
     return app
 
 
@@ -148,7 +162,7 @@ def _page_routes(app: FastAPI) -> None:
         raise Problem(NOT_FOUND, f"no problem type {slug!r}")
 
 
-def _health_routes(app: FastAPI, host: RecognizerHost, scoring: Scoring) -> None:
+def _health_routes(app: FastAPI, host: RecognizerHost, bodies: BodySlots, scoring: Scoring) -> None:
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
         """The process is alive and serving (it says nothing of the models)."""
@@ -156,10 +170,17 @@ def _health_routes(app: FastAPI, host: RecognizerHost, scoring: Scoring) -> None
 
     @app.get("/readyz", tags=["health"], responses=problem_responses(503))
     async def readyz(request: Request) -> Response:
-        """200 once the recognition models are loaded; 503 problem until then."""
+        """200 once the recognition models are loaded and a photo sent now would be taken;
+        503 problem (with Retry-After) until the models are in, and while the line of photos
+        or every upload place is full."""
         if not host.ready:
             problem = host.not_ready_problem()
             return problem_response(request, problem.kind, problem.detail, headers=problem.headers)
+        if host.saturated or bodies.saturated():
+            busy = host.busy_problem() if host.saturated else None
+            detail = busy.detail if busy else f"{len(bodies)} uploads are arriving at once"
+            retry = {"Retry-After": str(app.state.limits.retry_after_s)}
+            return problem_response(request, BUSY, detail, headers=retry)
         return PlainJSONResponse({"status": "ready", "scoring": scoring.error is None})
 
 
@@ -222,7 +243,7 @@ def _parse_hand(module: ModuleType, data: Any) -> Any:
         # parse_hand promises HandError for any malformed hand; should one slip through, the
         # client still gets a 422 (without a precise pointer), never a 500.
         log.warning("parse_hand raised %s instead of HandError: %s", type(exc).__name__, exc)
-        raise Problem(INVALID_HAND, f"a field has the wrong type ({exc})", pointer="") from None
+        raise Problem(INVALID_HAND, "a field of the hand has the wrong type", pointer="") from None
 
 
 def _hand_ruleset(module: ModuleType, data: Any, hand: Any, asked: str | None) -> str:

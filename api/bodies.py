@@ -5,7 +5,7 @@ body takes one of `bodies` places (at most `client_bodies` for one client addres
 its first byte to its last, and must keep pace while it streams in: no gap over
 `body_idle_s`, at least `body_min_rate` bytes a second on average once `body_grace_s` has
 passed, all of it within `body_total_s`. A body that falls behind is cut off with a 408
-problem. When the places are full, a newcomer takes the place of the slowest body that
+problem. When the places are full, a newcomer takes the place of the oldest body that
 lags under the rate (it is cut off the same way); only bodies that all keep pace make a
 newcomer wait (503 with Retry-After). So clients trickling a byte now and then hold
 nothing a real photo needs.
@@ -88,14 +88,18 @@ class BodySlots:
         return len(self._bodies)
 
     def take(self, client: str) -> Body:
-        """A place for a new body from `client`, displacing the slowest lagging body if
+        """A place for a new body from `client`, displacing the oldest body that lags if
         the places are full; a 503 problem if every body in the way keeps pace."""
         now = time.monotonic()
         mine = [b for b in self._bodies if b.client == client]
         if len(mine) >= self.limits.client_bodies:
-            self._displace_slowest(mine, now, f"this address already sends {len(mine)} uploads")
+            self._displace_oldest_lagging(
+                mine, now, f"this address already sends {len(mine)} uploads"
+            )
         elif len(self._bodies) >= self.limits.bodies:
-            self._displace_slowest(self._bodies, now, f"{len(self._bodies)} uploads are arriving")
+            self._displace_oldest_lagging(
+                self._bodies, now, f"{len(self._bodies)} uploads are arriving"
+            )
         body = Body(client=client, started=now, last=now)
         self._bodies.append(body)
         return body
@@ -111,7 +115,7 @@ class BodySlots:
             b.lagging(now, self.limits) for b in self._bodies
         )
 
-    def _displace_slowest(self, bodies: list[Body], now: float, why: str) -> None:
+    def _displace_oldest_lagging(self, bodies: list[Body], now: float, why: str) -> None:
         lagging = [b for b in bodies if b.lagging(now, self.limits)]
         if not lagging:
             raise Problem(
@@ -119,9 +123,11 @@ class BodySlots:
                 f"{why} at once; try again shortly",
                 headers={"Retry-After": str(self.limits.retry_after_s)},
             )
-        slowest = min(lagging, key=lambda b: (b.rate(now), b.started))
-        slowest.displace()
-        self.release(slowest)
+        # The oldest: it had the longest to keep pace, and a body that has only just begun
+        # (no byte read yet, so "lagging") is never the one to go while an older one lags.
+        oldest = min(lagging, key=lambda b: b.started)
+        oldest.displace()
+        self.release(oldest)
 
 
 def has_body(scope: Scope) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from http import HTTPStatus
 from typing import Any
 
 import h11
@@ -66,7 +67,8 @@ class ProblemH11Protocol(H11Protocol):
                 return next_event()
             except h11.RemoteProtocolError as exc:
                 self._error_status = exc.error_status_hint
-                self._error_words = str(exc)
+                # h11's words, without the bytes it quotes ("illegal request line: b'...'").
+                self._error_words = str(exc).split(":")[0]
                 raise
 
         self.conn.next_event = remembering_next_event  # type: ignore[method-assign]
@@ -123,7 +125,7 @@ class ProblemH11Protocol(H11Protocol):
         words = WHAT[status]
         detail = f"{words}: {self._error_words}" if self._error_words else words
         headers, body = problem_bytes(status, detail)
-        reason = kind_for_status(status).title.encode()
+        reason = HTTPStatus(status).phrase.encode()
         for event in (
             h11.Response(status_code=status, headers=headers, reason=reason),
             h11.Data(data=body),

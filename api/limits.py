@@ -41,7 +41,7 @@ class Limits:
     admitted: int = 24
     # Request bodies in flight at once, in all and from one client address. A body parser
     # spools a photo past 1 MiB to disk, so these bound sockets and tasks more than memory.
-    # When either is full, a new body takes the place of the slowest one under `body_min_rate`
+    # When either is full, a new body takes the place of the oldest one under `body_min_rate`
     # (a trickle); only bodies that all keep pace make a newcomer wait (503).
     bodies: int = 64
     client_bodies: int = 16
@@ -53,8 +53,10 @@ class Limits:
     body_grace_s: float = 10.0
     body_min_rate: int = 1024
     body_total_s: float = 300.0
-    # The request line and headers must arrive within this (mjlens serve's HTTP layer).
+    # The request line and headers must arrive within this (mjlens serve's HTTP layer),
+    # and the headers come to at most this many bytes.
     header_timeout_s: float = 10.0
+    header_bytes: int = 16 * 1024
     queue_wait_s: float = 20.0  # how long an admitted request may wait for a worker
     retry_after_s: int = 5  # the Retry-After hint on 503
     model_retry_s: float = 30.0  # how often to retry loading models that failed to load

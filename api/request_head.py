@@ -1,13 +1,40 @@
-"""HEAD answers as GET does, without the body (RFC 9110 9.3.2), on every GET route.
+"""The request head: headers within a size, and HEAD answered as GET is, without the body.
 
-FastAPI routes declared with GET refuse HEAD (405); monitors and link checkers send HEAD.
-A pure ASGI middleware runs the request as GET and drops the body it would have sent,
-keeping the status and headers (Content-Length included).
+- Headers over `header_bytes` in all are refused with a 431 problem whatever way they
+  arrived (the HTTP layer refuses only a head that is still incomplete past its buffer).
+- FastAPI routes declared with GET refuse HEAD (405); monitors and link checkers send HEAD.
+  The request runs as GET and the body it would have sent is dropped, keeping the status
+  and headers (Content-Length included), as RFC 9110 9.3.2 asks.
+
+Pure ASGI middlewares: nothing is buffered.
 """
 
 from __future__ import annotations
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.problems import HEADERS_TOO_LARGE, problem_response
+
+
+class HeaderCap:
+    def __init__(self, app: ASGIApp, header_bytes: int) -> None:
+        self.app = app
+        self.header_bytes = header_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+            if size > self.header_bytes:
+                detail = (
+                    f"the request headers are {size // 1024} KiB, over the limit of "
+                    f"{self.header_bytes // 1024} KiB"
+                )
+                response = problem_response(Request(scope), HEADERS_TOO_LARGE, detail)
+                response.headers["connection"] = "close"
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class HeadAsGet:
