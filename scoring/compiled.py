@@ -33,9 +33,11 @@ BUILD_DIR = HERE / "_compiled"  # where setup.py puts the extension modules and 
 MANIFEST = "manifest.json"
 GROUP = "mjlens_scoring"  # mypyc's shared library is `GROUP + "__mypyc"`
 OFF_SWITCH = "MJLENS_PURE_PYTHON"
-# The hot path of MCR scoring, in import order: decomposition, fan evaluation, the reading.
+# The hot path of MCR scoring, in import order: decomposition, fan evaluation, the reading,
+# its text, and the JSON text of the stream.
 MODULES: tuple[str, ...] = (
     "tile_index",
+    "fan_ids",
     "shapes",
     "tally",
     "patterns",
@@ -45,6 +47,8 @@ MODULES: tuple[str, ...] = (
     "mcr",
     "special",
     "reading",
+    "explain",
+    "json_text",
 )
 
 # Why the compiled core is not in use (None while it is); set by use_compiled().

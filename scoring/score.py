@@ -7,17 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .deal import deal_from_hand, set_text
+from .deal import deal_from_hand
+from .explain import exclusion_lines, fan_lines, points_table
 from .fan_table import ROWS, Fan
 from .hand import Hand, HandError, Waiting
 from .parse import parse_hand_or_waiting
 from .profiles import MCR_PROFILES, Profile
-from .reading import Reading, best_reading
+from .reading import best_reading
 from .rulesets import RULESETS as RULESETS  # the names callers import from here
 from .rulesets import Unit, check_table, requested_ruleset, unit_of
-from .shapes import PAIR
-from .tally import Use
-from .tile_index import CODES, KNITTED_STRAIGHTS
 
 if TYPE_CHECKING:
     from .waits import Discard, Wait
@@ -182,16 +180,11 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
         return invalid(
             profile.name, "not a winning hand: the 14 tiles form no MCR winning shape", "/concealed"
         )
-    whole = _whole_hand_text(reading)
-    counts, uses = reading.tally.counts, reading.tally.uses
+    lines, total = fan_lines(reading, points_table(profile))
     fans: list[FanScore] = []
-    total = 0
-    for fan in sorted(counts):
-        row, count, points = ROWS[fan], counts[fan], profile.points_of(fan)
-        fan_uses = uses.get(fan)
-        texts = _texts(fan, fan_uses, whole) if fan_uses else whole  # none: the whole hand
-        fans.append(FanScore(row.id, row.name_en, row.name_zh, points, count, texts))
-        total += points * count
+    for fan, points, count, texts in lines:
+        row = ROWS[fan]
+        fans.append(FanScore(fan, row.name_en, row.name_zh, points, count, texts))
     if hand.flower_count:
         row = ROWS[Fan.FLOWER_TILES]
         fans.append(
@@ -199,11 +192,7 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
         )
         total += row.points * hand.flower_count
     meets = total - hand.flower_count >= MINIMUM
-    merged: dict[tuple[int, int | None, str], int] = {}
-    for d in reading.tally.dropped:
-        key = (int(d.id), None if d.because_of is None else int(d.because_of), d.rule)
-        merged[key] = merged.get(key, 0) + d.count
-    excluded = tuple(Exclusion(i, by, rule, n) for (i, by, rule), n in merged.items())
+    excluded = tuple(Exclusion(*line) for line in exclusion_lines(reading))
     return Score(
         ruleset=profile.name,
         valid=True,
@@ -214,43 +203,3 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
         flower_points=hand.flower_count,
         payments=payments(total, hand.self_drawn) if meets else None,
     )
-
-
-def _texts(fan: int, uses: list[Use], whole: tuple[str, ...]) -> tuple[str, ...]:
-    """The sets and tiles a counted fan uses, each once (twice for identical chows)."""
-    seen: list[str] = []
-    repeat = fan in (Fan.PURE_DOUBLE_CHOW, Fan.QUADRUPLE_CHOW)
-    for use in uses:
-        for text in _describe(use) if use else whole:
-            if repeat or text not in seen:
-                seen.append(text)
-    return tuple(seen)
-
-
-def _whole_hand_text(reading: Reading) -> tuple[str, ...]:
-    """Every set of the reading; seven pairs as pairs; the other special shapes as tiles."""
-    if reading.sets is not None:
-        return tuple(set_text(s) for s in reading.sets)
-    if reading.tally.has(Fan.SEVEN_PAIRS) or reading.tally.has(Fan.SEVEN_SHIFTED_PAIRS):
-        return tuple(set_text((PAIR, t, False)) for t in reading.tiles[::2])
-    return tuple(CODES[t] for t in reading.tiles)
-
-
-def _describe(use: tuple[object, ...]) -> list[str]:
-    out: list[str] = []
-    for part in use:
-        if isinstance(part, int):
-            out.append(CODES[part])
-        elif isinstance(part, tuple) and len(part) == 3 and isinstance(part[2], bool):
-            out.append(set_text(part))
-        elif isinstance(part, tuple) and part in KNITTED_STRAIGHTS:
-            out.append(_knitted_text(part))
-    return out
-
-
-def _knitted_text(seq: tuple[int, ...]) -> str:
-    groups: dict[str, str] = {}
-    for t in seq:
-        code = CODES[t]
-        groups[code[1]] = groups.get(code[1], "") + code[0]
-    return "".join(f"{ranks}{suit}" for suit, ranks in sorted(groups.items(), key=lambda kv: kv[1]))

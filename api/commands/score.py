@@ -16,7 +16,7 @@ import sys
 from typing import Any, TextIO
 
 from api.cli import CliError
-from scoring import RULESETS, HandError, Score, read_notation, score
+from scoring import RULESETS, HandError, Score, json_text, read_notation, score
 from scoring.fan_tables import UNIT_WORDS, amount, fan_table
 from scoring.rulesets import Unit
 from scoring.score import MINIMUM
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
 def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
     """One Score JSON line per input line, in order; a bad line is answered, never fatal.
     `ruleset` None: each hand's own `ruleset` key, else mcr."""
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    dumps = json_text.encoder()  # the compiled core's when in use: the same text
     for line in source:
         sink.write(dumps(_score_line(line, ruleset)) + "\n")
         sink.flush()  # a caller may wait for each answer before sending the next hand
