@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from api.cli import CliError
 from api.progress import Progress, add_progress_flag, wanted
@@ -50,8 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--image-url",
         default=None,
         metavar="PREFIX",
-        help="Label Studio tasks' image URL: PREFIX + the photo's path in DIR "
-        "(default /data/local-files/?d=, Label Studio's local files with DIR as document root)",
+        help="Label Studio tasks' image URL: PREFIX + the photo's path in DIR (default "
+        "/data/local-files/?d=DIRNAME/: Label Studio's local files, its document root DIR's "
+        "parent)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_progress_flag(parser)
@@ -81,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
     bar = _ProgressBar(wanted(args.progress))
     try:
         summary, labels = run_batch(root, out, engine, bar)
-        written = write_all(labels, root, out, formats, args.image_url or LOCAL_FILES)
+        image_url = args.image_url or f"{LOCAL_FILES}{quote(root.resolve().name)}/"
+        written = write_all(labels, root, out, formats, image_url)
     except UnsafePath as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
