@@ -16,7 +16,7 @@ SERVE_ARGS ?=
 API_STAMP := $(VENV)/.installed-api
 ALL_STAMP := $(VENV)/.installed-all
 
-.PHONY: venv install serve test lint typecheck pytest art browser bench eval
+.PHONY: venv install serve test lint typecheck pytest art browser bench eval labelstudio-test
 
 $(PYTHON):
 	scripts/venv.sh $(PY) $(VENV)
@@ -75,3 +75,9 @@ eval: $(ALL_STAMP)
 	$(PYTHON) -m benchmarks.vision --camerash $(CAMERASH) --synthetic $(VAL) --out docs/vision/eval.json
 	$(PYTHON) benchmarks/camerash_rows.py --camerash $(CAMERASH) --photos 60 --out docs/vision/camerash_rows.json
 	$(PYTHON) benchmarks/closeups.py $(BIG)
+
+# The labeling round trip against a real Label Studio from PyPI, installed into a throwaway
+# environment under .cache/ (not part of `make test`: the install alone takes minutes).
+labelstudio-test: install
+	scripts/install_labelstudio.sh
+	$(PYTHON) -m pytest -q tests/labels/test_labelstudio_server.py
