@@ -26,7 +26,11 @@ from scoring.waits import Discard, Wait
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("notation", nargs="?", help='the hand, e.g. "[567m,2][999s,3][SSSS]123pCC"')
+    parser.add_argument(
+        "notation",
+        nargs="?",
+        help='the hand, e.g. "[567m,2][999s,3][SSSS]123pCC", or one Hand JSON object',
+    )
     parser.add_argument(
         "--jsonl", action="store_true", help="read Hand JSON lines on stdin, write Score JSON lines"
     )
@@ -132,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         return stream(sys.stdin, sys.stdout, args.ruleset)
     if not args.notation:
         raise CliError('give a hand, e.g. mjlens score "[567m,2][999s,3][SSSS]123pCC", or --jsonl')
+    if args.notation.lstrip().startswith("{"):
+        return _print(score(_hand_json(args), args.ruleset), args.json)
     try:
         hand = read_notation(
             args.notation,
@@ -148,12 +154,34 @@ def run(args: argparse.Namespace) -> int:
         )
     except HandError as exc:
         raise CliError(f"invalid hand: {exc}") from None
-    result = score(hand, args.ruleset or "mcr")
-    if args.json:
+    return _print(score(hand, args.ruleset or "mcr"), args.json)
+
+
+def _print(result: Score, as_json: bool) -> int:
+    if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(render(result))
     return 0 if result.valid or result.waits is not None else 1
+
+
+CONTEXT_FLAGS = ("win", "self_drawn", "last_tile", "last_of_wall", "kong_replacement",
+                 "robbing_kong")  # fmt: skip
+
+
+def _hand_json(args: argparse.Namespace) -> Any:
+    """A Hand JSON object given in place of the notation, read as `--jsonl` reads a line;
+    the context lives inside it, so a context flag beside it is refused, not ignored."""
+    given = [name for name in CONTEXT_FLAGS if getattr(args, name)]
+    given += [n for n in ("seat", "prevalent") if getattr(args, n) != "E"]
+    given += ["flowers"] * bool(args.flowers) + list(_table(args))
+    if given:
+        flag = given[0].replace("_", "-")
+        raise CliError(f"--{flag} beside a Hand JSON: give it inside the hand instead")
+    try:
+        return json.loads(args.notation)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"not JSON: {exc.msg} at column {exc.colno}") from None
 
 
 def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:

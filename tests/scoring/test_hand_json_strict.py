@@ -128,3 +128,65 @@ def test_the_table_facts_round_trip_through_hand_json() -> None:
     hand = parse_hand({**SICHUAN_HAND, **extra})
     assert {k: hand.to_json()[k] for k in extra} == extra
     assert "dealer" not in parse_hand(SICHUAN_HAND).to_json()  # defaults stay out
+
+
+# --- the same through every door: POST /v1/score and the command line ----------------------
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+
+    return TestClient(create_app())
+
+
+@pytest.mark.parametrize(
+    ("body", "params", "pointer"),
+    [
+        (with_meld_key("concealled", True), {}, "/melds/0/concealled"),
+        ({**SICHUAN_HAND, "ruleset": "sichuan"}, {"ruleset": "mcr"}, "/ruleset"),
+        ({**SICHUAN_HAND, "ruleset": "riichi"}, {}, "/ruleset"),
+        ({**SICHUAN_HAND, "wild": ["C"]}, {}, "/wild"),
+        ({**SICHUAN_HAND, "kaibao": True}, {"ruleset": "sichuan"}, "/kaibao"),
+    ],
+)
+def test_post_score_refuses_with_the_pointer(
+    client: Any, body: dict[str, Any], params: dict[str, str], pointer: str
+) -> None:
+    answer = client.post("/v1/score", json=body, params=params)
+    assert answer.status_code == 422
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    assert answer.json()["pointer"] == pointer
+
+
+def test_post_score_honours_the_hands_ruleset(client: Any) -> None:
+    answer = client.post("/v1/score", json={**SICHUAN_HAND, "ruleset": "sichuan"})
+    assert answer.status_code == 200 and answer.json()["ruleset"] == "sichuan"
+    assert answer.json()["unit"] == "fan"
+    same = client.post("/v1/score", json={**SICHUAN_HAND, "ruleset": "sichuan"},
+                       params={"ruleset": "sichuan"})  # fmt: skip
+    assert same.status_code == 200
+
+
+def test_command_line_hand_json_is_read_strictly(capsys: Any) -> None:
+    from api.cli import main
+
+    assert main(["score", "--json", json.dumps(with_meld_key("concealled", True))]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["pointer"] == "/melds/0/concealled"
+    assert main(["score", "--json", json.dumps({**SICHUAN_HAND, "ruleset": "sichuan"})]) == 0
+    assert json.loads(capsys.readouterr().out)["ruleset"] == "sichuan"
+    # a context flag beside a Hand JSON would be ignored: refused instead
+    assert main(["score", json.dumps(SICHUAN_HAND), "--self-drawn"]) == 2
+
+
+def test_jsonl_honours_each_hands_ruleset() -> None:
+    import io
+
+    lines = "\n".join(json.dumps(h) for h in ({**SICHUAN_HAND, "ruleset": "sichuan"}, KONG_HAND))
+    sink = io.StringIO()
+    stream(io.StringIO(lines + "\n"), sink, None)
+    answers = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert [a["ruleset"] for a in answers] == ["sichuan", "mcr"]
