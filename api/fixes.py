@@ -32,6 +32,19 @@ EXTRA_OF_MODULE: dict[str, str] = {
 }
 
 
+# import name -> the package pip installs it from, where the two differ
+PACKAGE_OF_MODULE: dict[str, str] = {
+    "PIL": "pillow",
+    "fontTools": "fonttools",
+    "multipart": "python-multipart",
+    "python_multipart": "python-multipart",
+}
+
+
+def package(module: str) -> str:
+    return PACKAGE_OF_MODULE.get(module, module)
+
+
 def in_checkout() -> bool:
     """mjlens runs from its source checkout (an editable install), not an installed wheel."""
     return (REPO_ROOT / "pyproject.toml").is_file()
@@ -47,9 +60,10 @@ def install_command(extra: str) -> str:
 
 def missing_extra(extra: str, modules: list[str], needed_for: str) -> str:
     """One line: what is missing, for what, and the command that installs it."""
+    names = ", ".join(map(package, modules))
     return (
-        f"{needed_for} needs {', '.join(modules)} (the {extra} extra), not installed in "
-        f"this Python: run `{install_command(extra)}`"
+        f"{needed_for} needs {names} (the {extra} extra), not installed in this Python: "
+        f"run `{install_command(extra)}`"
     )
 
 
@@ -60,6 +74,31 @@ def missing_module(exc: ModuleNotFoundError, needed_for: str) -> str | None:
     if extra is None:
         return None
     return missing_extra(extra, [top], needed_for)
+
+
+def in_project_venv() -> bool:
+    """This Python is the checkout's own .venv, the one `make` installs into."""
+    return in_checkout() and Path(sys.prefix).resolve() == (REPO_ROOT / ".venv").resolve()
+
+
+def synth_setup(exc: ModuleNotFoundError) -> str:
+    """What `mjlens synth` needs when its face sources cannot be imported, and how to get it."""
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRA_OF_MODULE.get(top)
+    if extra is None:
+        return (
+            f"mjlens synth needs {top or 'a module'} (not installed): the synthetic engine "
+            "runs from a checkout of mjlens, after `make art` there"
+        )
+    if in_project_venv():  # `make art` installs every extra into this very .venv first
+        return (
+            f"mjlens synth needs {package(top)} (the {extra} extra) and the tile art: run "
+            f"{fetch_art_command()}, which installs both"
+        )
+    return (
+        f"{missing_extra(extra, [top], 'mjlens synth')}; then run {fetch_art_command()} "
+        "for the tile art"
+    )
 
 
 def fetch_art_command() -> str:

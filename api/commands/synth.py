@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-from api.fixes import fetch_art_command
+from api.fixes import fetch_art_command, synth_setup
 from api.progress import Progress, add_progress_flag, wanted
 
 
@@ -64,9 +64,12 @@ def _check_sources(sources: list[str]) -> None:
 
     if not sources:
         raise CliError("--sources names none")
+    try:
+        import datasets.faces  # noqa: F401  (pillow draws the faces: the train extra)
+    except ModuleNotFoundError as exc:
+        # Without it the renderer would draw every face as a text card, which nobody asked for.
+        raise CliError(synth_setup(exc)) from exc
     usable = usable_sources(sources)
-    if usable == ["stand-in"]:
-        return  # no face sources in this build: every face is a stand-in card
     missing = [name for name in sources if name not in usable]
     if not missing:
         return

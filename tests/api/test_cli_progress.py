@@ -159,3 +159,21 @@ def test_synth_names_an_unknown_face_source(
     code = main(["synth", "--n", "1", "--out", str(tmp_path), "--sources", "marble"])
     assert code == 2
     assert "unknown face source(s) marble: one of procedural" in capsys.readouterr().err
+
+
+def test_synth_without_pillow_names_the_extra_and_make_art(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # An install with the api extra alone (`make serve`) has no pillow: the renderer would
+    # otherwise draw every face as a text card.
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    for name in [
+        m for m in sys.modules if m == "datasets.faces" or m.startswith("datasets.faces.")
+    ]:
+        monkeypatch.delitem(sys.modules, name)  # imported afresh, as in a new process
+    code = main(["synth", "--n", "1", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert "mjlens synth needs pillow (the train extra)" in err
+    assert "make art" in err
+    assert not (tmp_path / "out").exists()
