@@ -104,6 +104,10 @@ SCORE_SCHEMA: dict[str, Any] = {
             "description": "what total counts: points (MCR, Shanghai, ordinary Sichuan), fan "
             "(番: Sichuan blood battle, Beijing), lezi (勒子)",
         },
+        "capped_from": {
+            "type": "integer",
+            "description": "the sum a rule set's cap cut down to total (absent: no cap cut)",
+        },
         "waits": {
             "type": "array",
             "description": "13 tiles without a winning tile: each tile that completes the "

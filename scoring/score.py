@@ -73,6 +73,7 @@ class Score:
     waits: tuple[Wait, ...] | None = None  # a hand of 13 tiles: what it waits on
     discards: tuple[Discard, ...] | None = None  # 14 tiles in no winning shape: what to let go
     unit: Unit = Unit.POINTS  # what `total` counts: the rule set's unit
+    capped_from: int | None = None  # the sum a rule set's cap cut down to `total`
 
     def to_json(self) -> dict[str, Any]:
         """The Score JSON of DESIGN.md."""
@@ -90,6 +91,8 @@ class Score:
         }
         if self.pointer:
             out["pointer"] = self.pointer
+        if self.capped_from is not None:
+            out["capped_from"] = self.capped_from
         if self.waits is not None:
             out["waits"] = [w.to_json() for w in self.waits]
         if self.discards is not None:

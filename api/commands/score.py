@@ -229,11 +229,11 @@ def render(result: Score) -> str:
         f" / {amount(result.total, unit, result.ruleset, 'zh')}"
         + (f", {result.flower_points} from flowers" if result.flower_points else "")
     )
-    raw = sum(f.points * f.count for f in result.fans)
-    if table.limits.cap is not None and raw > result.total:
+    if result.capped_from is not None and table.limits.cap is not None:
+        raw, cap = result.capped_from, table.limits.cap
         lines.append(
-            f"      {raw} {_zh(unit)}, capped at {result.total} "
-            f"({amount(raw, unit, result.ruleset)}, 封顶 {result.total} {_zh(unit)})"
+            f"      {raw} {_zh(unit)}, capped at {cap} "
+            f"({amount(raw, unit, result.ruleset)}, 封顶 {cap} {_zh(unit)})"
         )
     if result.meets_minimum and result.payments is not None:
         lines.append(f"      payments: {_payments(result.payments)}")

@@ -41,9 +41,10 @@ def make_score(
     flower_points: int = 0,
     excluded: list[Exclusion] | None = None,
     sets: Mapping[int, tuple[str, ...]] | None = None,
+    capped_from: int | None = None,
 ) -> Score:
     """The MCR scorer's `Score`, so every rule set answers one shape (DESIGN.md); `sets` gives
-    the sets or tiles each fan (by local id) is made of."""
+    the sets or tiles each fan (by local id) is made of; `capped_from` the sum a cap cut."""
     shown = sets or {}
     return Score(
         unit=unit_of(ruleset),
@@ -57,6 +58,7 @@ def make_score(
         excluded=tuple(excluded or ()),
         flower_points=flower_points,
         payments=payments,
+        capped_from=capped_from,
     )
 
 

@@ -230,6 +230,8 @@ def score_shanghai(hand: Hand | Mapping[str, Any]) -> Score:
             ((_value(checked, sets), reading_text(sets, pair)) for sets, pair in readings),
             key=lambda found: found[0][0],
         )
+    summed = sum(row.points * n for row, n in items)
+    capped_from = summed if summed > points else None  # a plain win over one 勒子
     for row, holds in ((KAIBAO, checked.table.kaibao), (HUANGFAN, checked.table.huangfan)):
         if holds:  # "Wasteland and Kaibao can double": Qing Touch + Kaibao is 4 lira
             items.append((Row(row.id, row.name_en, row.name_zh, points), 1))
@@ -241,4 +243,5 @@ def score_shanghai(hand: Hand | Mapping[str, Any]) -> Score:
         flower_points=checked.flower_count,
         payments=_settle(points, checked),
         sets={row.id: text for row, _ in items if row.id not in (KAIBAO.id, HUANGFAN.id)},
+        capped_from=capped_from,
     )

@@ -368,8 +368,9 @@ def _score(rules: Rules, hand: Hand | Mapping[str, Any]) -> Score:
     worth = 2**total if rules.cap is not None else total
     sets = {base.id: text, rules.root.id: quads_text(checked)}
     return make_score(
-        rules.name, total, fans, payments(worth, checked), excluded=excluded, sets=sets
-    )
+        rules.name, total, fans, payments(worth, checked), excluded=excluded, sets=sets,
+        capped_from=raw if raw > total else None,
+    )  # fmt: skip
 
 
 def score_sichuan(hand: Hand | Mapping[str, Any]) -> Score:

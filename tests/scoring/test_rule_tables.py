@@ -90,3 +90,20 @@ def test_the_score_json_carries_the_unit(ruleset: str, capsys: Any) -> None:
     main(["score", "--ruleset", ruleset, "--json", "[555m,1]123s456s789s11s"])
     out = json.loads(capsys.readouterr().out)
     assert out["unit"] == UNITS[ruleset] == fan_table(ruleset).unit.value
+
+
+def test_a_capped_total_says_what_it_was_cut_from(capsys: Any) -> None:
+    # Shanghai: "If it is greater than the cap value, it will be calculated according to the
+    # cap value", then 开宝 doubles: 2 + 11 flowers = 13, capped at 10, doubled to 20
+    argv = ["score", "--ruleset", "shanghai", "--json", "[CCCC][111m,1]678p45s99s3s",
+            "--flowers", "7", "--kaibao"]  # fmt: skip
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["total"] == 20 and out["capped_from"] == 13
+    argv = ["score", "--ruleset", "sichuan", "--json", "[1111s]33355577799s", "--self-drawn",
+            "--kong-replacement"]  # fmt: skip
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["total"] == 3 and out["capped_from"] == 5
+    assert main(["score", "--json", "[555m,1]123s456s789s11s"]) == 0
+    assert "capped_from" not in json.loads(capsys.readouterr().out)  # MCR has no cap
