@@ -200,8 +200,8 @@ def _multipart_problem(message: str, limits: Limits, photo_field: str, max_files
     if "maximum size" in message:
         return Problem(
             TOO_LARGE,
-            f"a form field is over {_size(limits.field_bytes)}; send the photo as a file part "
-            f"named '{photo_field}' (with a filename)",
+            f"a form field is over {_size(limits.field_bytes)} (the photo goes in a file part "
+            f"named '{photo_field}', with a filename)",
         )
     if message.startswith("Too many files"):
         if max_files == 1:

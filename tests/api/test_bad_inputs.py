@@ -193,6 +193,8 @@ def form_cases() -> list[Case]:
             "a field given twice", 400, kwargs={"files": photo, "data": {"seat_wind": ["E", "S"]}}
         ),
         Case("a 2 KiB field", 413, kwargs={"files": photo, "data": {"seat_wind": "E" * 2048}}),
+        Case("a 5000-digit count", 413, kwargs={"files": photo, "data": {"flowers": "9" * 5000}}),
+        Case("a 40-digit count", 422, kwargs={"files": photo, "data": {"flowers": "9" * 40}}),
         Case(
             "a 1 MiB field",
             413,
@@ -297,6 +299,14 @@ def score_cases() -> list[Case]:
         "comment": b'{"melds": [] /* no */}',
         "deep nesting 5000": b"[" * 5000 + b"]" * 5000,
         "deep nesting 40": b"[" * 40 + b"]" * 40,
+        "deep objects 2500": b'{"a":' * 2500 + b"1" + b"}" * 2500,
+        "deep nesting inside a hand": b'{"melds": [' + b"[" * 3000 + b"]" * 3000 + b"]}",
+        "a 5000-digit integer": b'{"flowers": ' + b"9" * 5000 + b"}",
+        "a 5000-digit negative integer": b'{"flowers": -' + b"9" * 5000 + b"}",
+        "a 40-digit integer": b'{"flowers": ' + b"9" * 40 + b"}",
+        "a float out of range": b'{"flowers": 1e999}',
+        "a negative float out of range": b'{"concealed": [-1e999]}',
+        "a 5000-digit fraction": b'{"flowers": 0.' + b"1" * 5000 + b"}",
         "control char in string": b'{"winning_tile": "5\x01p"}',
         "binary": bytes(range(256)),
     }
@@ -370,6 +380,10 @@ def score_cases() -> list[Case]:
     )
     cases.append(_score("five of a tile", 422, _with("concealed", ["5p"] * 4 + ["1m", "2m", "3m"])))
     cases.append(_score("unknown field", 422, {**VALID_HAND, "dealer": True}))
+    # A typo inside a meld must not be scored as if the field were absent (a concealed chow
+    # read as exposed changes the points).
+    for key, value in (("concealled", True), ("claimed", "left"), ("tile", ["4s"]), ("", 1)):
+        cases.append(_score(f"meld key {key!r}", 422, _with(f"melds/0/{key}", value)))
     cases.append(_score("lone surrogate in a field name", 422, raw=b'{"\\ud800": 1}'))
     cases.append(_score("lone surrogate in a tile", 422, raw=b'{"concealed": ["\\udfff"]}'))
     for ruleset in ("nope", "", "mcr;drop", "riichi"):
@@ -424,6 +438,33 @@ def test_bad_input(client: TestClient, case: Case) -> None:
         _assert_pointer_resolves(case.kwargs["json"], problem["pointer"])
     if case.expected == 422 and case.url == "/v1/recognize":
         assert problem["pointer"].lstrip("/") in {"photo", *case.kwargs.get("data", {})}
+
+
+# Words of the interpreter that once reached clients ("maximum recursion depth exceeded",
+# "use sys.set_int_max_str_digits()") or could: no detail may carry them.
+PYTHON_WORDS = (
+    "Traceback",
+    "recursion",
+    "sys.",
+    "set_int_max_str_digits",
+    "Exceeds the limit",
+    "Errno",
+    "bytearray",
+    "NoneType",
+    "object has no attribute",
+    "invalid literal",
+    "could not convert",
+    "not subscriptable",
+    "positional argument",
+    "Error:",
+    "Exception",
+)
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c.name for c in CORPUS])
+def test_no_python_in_the_detail(client: TestClient, case: Case) -> None:
+    detail = client.request(case.method, case.url, **case.kwargs).json()["detail"]
+    assert not [w for w in PYTHON_WORDS if w in detail], detail
 
 
 def _assert_pointer_resolves(document: Any, pointer: str) -> None:
