@@ -15,7 +15,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # .dockerignore lets in only what the server is built from: pyproject.toml, setup.py,
-# README.md, scoring/, vision/ and api/.
+# README.md and the packages scoring, vision, api, datasets and labels.
 COPY . .
 RUN python -m venv /opt/venv \
     && /opt/venv/bin/pip install ".[api]" \
