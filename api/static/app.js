@@ -473,7 +473,7 @@ function applyLang() {
   renderScore();
 }
 
-const RULESETS = ["mcr", "mcr-mil", "sichuan", "shanghai", "beijing"];
+const RULESETS = ["mcr", "mcr-mil", "sichuan", "sichuan-ordinary", "shanghai", "beijing"];
 
 function setup() {
   state.noCjkFont = !hasCjkFont();

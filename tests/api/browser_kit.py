@@ -5,7 +5,7 @@ The server runs on a free loopback port with a stand-in recognizer (tests/api/fa
 page_fakes.py). Chromium is Debian's chromium + chromium-driver (scripts/install_browser.sh);
 MJLENS_CHROMIUM and MJLENS_CHROMEDRIVER override the paths. With CI=true a missing browser
 fails the run instead of skipping it. Set MJLENS_SCREENSHOTS=DIR to keep a 360-px-wide
-screenshot of each page state (docs/screenshots/ holds those of `make screenshots`).
+screenshot of each page state (docs/screenshots/: with DIR=docs/screenshots, both files).
 No font is added to the browser: tile faces are SVG and must show without any CJK font.
 """
 
@@ -128,7 +128,16 @@ def shot(driver: Any, name: str) -> None:
     image = cv2.imdecode(np.frombuffer(driver.get_screenshot_as_png(), np.uint8), cv2.IMREAD_COLOR)
     height = round(image.shape[0] * WIDTH / image.shape[1])
     small = cv2.resize(image, (WIDTH, height), interpolation=cv2.INTER_AREA)
-    cv2.imwrite(str(Path(folder) / f"{name}.png"), small, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    path = Path(folder) / f"{name}.png"
+    try:  # 128 colours: a third of the bytes, no difference a reader sees
+        from PIL import Image
+
+        rgb = Image.fromarray(cv2.cvtColor(small, cv2.COLOR_BGR2RGB))
+        rgb.quantize(128, Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            path, optimize=True
+        )
+    except ImportError:
+        cv2.imwrite(str(path), small, [cv2.IMWRITE_PNG_COMPRESSION, 9])
 
 
 def wait(driver: Any, condition: Any, timeout: float = 20) -> Any:

@@ -126,8 +126,6 @@ def test_a_flagged_photo_its_notes_zoom_and_score(
 
     read_photo(browser, kit.sample_as(tmp_path, ".jpg"), len(SAMPLE_TRUTH["tiles"]))
     assert browser.find_element("id", "status").get_attribute("class") == "warn"
-    browser.execute_script("window.scrollTo(0, 0)")
-    kit.shot(browser, "2-photo-read")
 
     # Each note once (the review reasons repeat the notes and a warning), in words: the
     # coded ones in the page's own, the others as the server said them.
@@ -203,7 +201,7 @@ def test_a_flagged_photo_its_notes_zoom_and_score(
     assert len(spans) == 4
     assert all(CJK.search(s.text) for s in spans[:2]), [s.text for s in spans]
     assert [s.get_attribute("lang") for s in spans[2:]] == ["en", "en"]
-    assert browser.find_element("id", "total-unit").text == "番"
+    assert browser.find_element("id", "total-unit").text == "分"  # MCR's unit, points
     assert "null" not in page_text(browser)
     scroll_to(browser, "photo-card")
     browser.execute_script("window.scrollBy(0, 200)")
@@ -234,6 +232,8 @@ def test_the_next_photo_counts_no_flower_of_the_last(
     assert browser.find_element("id", "flowers").get_attribute("value") == "0"
     assert not browser.find_element("id", "self_drawn").is_selected()  # a new win's flags
     assert notes(browser) == []  # the last photo's notes went with it
+    browser.execute_script("window.scrollTo(0, 0)")
+    kit.shot(browser, "2-photo-read")
     kit.assert_no_script_errors(browser)
 
 
@@ -291,6 +291,15 @@ def test_manual_entry_works_offline_once_installed(tmp_path: Path, browser: Any)
         scroll_to(browser, "hand-card")
         kit.shot(browser, "5-manual")
         assert axe_violations(browser) == []
+        # The unit is the rule set's, from the Score (points where a server gives none).
+        from selenium.webdriver.support.ui import Select
+
+        Select(browser.find_element("id", "ruleset")).select_by_value("sichuan")
+        kit.wait(browser, lambda d: d.find_element("id", "total-unit").text == "fan")
+        units = browser.execute_script(
+            "return [unitOf({total: 3}), unitOf({unit: 'lezi'}), unitOf({unit: 'fan'})]"
+        )
+        assert units == ["points", "lezi", "fan"]
     finally:
         live.close()  # the server is gone: only the service worker answers now
 
