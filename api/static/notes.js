@@ -69,11 +69,12 @@ const withoutPointer = (text) => String(text || "").replace(/\s*\(at \/[^)]*\)/g
 // A problem+json answer as words: its type translated where the page knows it, its detail
 // (the server's English) after it; never the raw body, never null.
 function problemText(body, res) {
+  const text = (v) => (typeof v === "string" ? withoutPointer(v) : "");
   const slug = typeof body.type === "string" ? body.type.split("/").pop() : "";
-  const detail = withoutPointer(body.detail || "");
+  const detail = text(body.detail);
   const kind = slug && STRINGS.en["problem_" + slug] ? t("problem_" + slug) : "";
   if (kind && detail) return state.lang === "en" ? detail : `${kind}: ${detail}`;
-  return kind || detail || withoutPointer(body.title) || t("http_status", { status: res.status || "?" });
+  return kind || detail || text(body.title) || t("http_status", { status: res.status || "?" });
 }
 
 // ---- units -------------------------------------------------------------------------------
