@@ -185,7 +185,7 @@ def use_compiled(build_dir: Path = BUILD_DIR) -> bool:
 
 def in_use() -> bool:
     """Whether the compiled core answers (its modules are extension modules)."""
-    module = sys.modules.get(f"{PACKAGE}.{MODULES[-1]}")
+    module = sys.modules.get(f"{PACKAGE}.mcr")  # imported with the package
     spec = getattr(module, "__spec__", None)
     return spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
 
