@@ -137,3 +137,11 @@ def missing_models(needed: tuple[str, ...] | None = None) -> str:
     trainers = sorted({model.trainer for model in gone})
     train = " or ".join(f"`mjlens train {t}`" for t in trainers)
     return f"shipped model file(s) missing: {names}: restore them with {restore}, or train: {train}"
+
+
+def unknown_set(message: str) -> str:
+    """A `--set NAME` that names no taught set: how to see the sets there are, or teach one."""
+    return (
+        f"{message}: `mjlens sets list` shows the taught sets, "
+        "`mjlens sets enroll NAME PHOTO` teaches one"
+    )

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import CliError
-from api.fixes import given_model, missing_models
+from api.fixes import given_model, missing_models, unknown_set
 from api.progress import Progress, add_progress_flag, wanted
 
 
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from api.teach import asked_set
+    from api.tilesets import SetNotFound
     from vision.classify import Classifier
     from vision.looks import crop_looks
 
@@ -47,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         tileset = asked_set(args.set, classifier)
     except ModelMissingError as exc:
         raise CliError(missing_models(("classifier",))) from exc
+    except SetNotFound as exc:
+        raise CliError(unknown_set(str(exc))) from exc
     except (FileNotFoundError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     failed = 0

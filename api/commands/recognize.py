@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import CliError
-from api.fixes import given_model, missing_models
+from api.fixes import given_model, missing_models, unknown_set
 from api.progress import Progress, add_progress_flag, wanted
 from scoring import RULESETS
 from scoring.fan_tables import UNIT_WORDS, fan_table
@@ -89,6 +89,7 @@ def context_from(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from api.teach import asked_set
+    from api.tilesets import SetNotFound
     from vision.pipeline import ContextError, Recognizer, check_context
     from vision.registry import ModelMissingError
     from vision.tileset import TileSetError
@@ -102,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         tileset = asked_set(args.set, recognizer.classifier)
     except ModelMissingError as exc:
         raise CliError(missing_models()) from exc
+    except SetNotFound as exc:
+        raise CliError(unknown_set(str(exc))) from exc
     except (ContextError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
     if len(args.photos) == 1:

@@ -177,3 +177,13 @@ def test_synth_without_pillow_names_the_extra_and_make_art(
     assert "mjlens synth needs pillow (the train extra)" in err
     assert "make art" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_set_says_how_to_list_or_teach_one(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("MJLENS_HOME", str(tmp_path))
+    assert main(["classify", str(SAMPLE), "--set", "club"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mjlens: error: no tile set named 'club': `mjlens sets list`")
+    assert "`mjlens sets enroll NAME PHOTO`" in err
