@@ -2,6 +2,7 @@
 
 mjlens sets enroll NAME PHOTO...            # one of each face laid in the standard order
 mjlens sets add NAME --coco FILE            # photos with tiles labelled in a COCO file
+mjlens sets add NAME --labelstudio FILE     # ...or in a Label Studio JSON export
 mjlens sets list                            # the sets under $MJLENS_HOME
 mjlens sets show NAME --out SHEET.png       # what a set knows, as a contact sheet
 mjlens sets remove NAME
@@ -34,12 +35,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     enroll.add_argument("photos", nargs="+", metavar="PHOTO")
     add = sub.add_parser("add", help="teach a set from photos with labelled tiles")
     add.add_argument("name")
-    add.add_argument(
+    source = add.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--coco",
-        required=True,
         metavar="FILE",
         help="COCO JSON: images[].file_name beside FILE, annotations[].bbox [x, y, w, h], "
         "categories[].name a tile code",
+    )
+    source.add_argument(
+        "--labelstudio",
+        metavar="FILE",
+        help="Label Studio JSON export of a project labelled with the config `mjlens label` "
+        "writes (each task's latest annotation)",
+    )
+    add.add_argument(
+        "--images",
+        metavar="PHOTOS",
+        help="with --labelstudio: the folder the tasks' photos are in (default: here)",
     )
     sub.add_parser("list", help="the taught sets")
     show = sub.add_parser("show", help="what a set knows")
@@ -116,10 +128,38 @@ def _add(store: Any, args: argparse.Namespace) -> dict[str, Any]:
     from api.teach import add_labels, read_coco
 
     store.path(args.name)
-    photos = read_coco(Path(args.coco))
+    if args.labelstudio:
+        photos = _labelstudio_photos(Path(args.labelstudio), args.images)
+    else:
+        photos = read_coco(Path(args.coco))
     report = add_labels(store, args.name, _recognizer(args), photos)
     result: dict[str, Any] = report.to_json()
     return result
+
+
+def _labelstudio_photos(path: Path, images: str | None) -> list[tuple[str, Path, list[Any]]]:
+    """A Label Studio export's photos and their boxes, as `api.teach.read_coco` gives them."""
+    from api.teach import TeachError
+    from labels.imports import LabelFileError, read_label_file
+    from labels.paths import UnsafePath
+    from vision.teaching import Label
+
+    if images is not None and not Path(images).is_dir():
+        raise CliError(f"--images {images}: no such folder")
+    try:
+        read = read_label_file(path, Path(images) if images else None)
+    except (LabelFileError, UnsafePath) as exc:
+        raise TeachError(str(exc)) from None
+    photos = []
+    for photo in read:
+        if not photo.tiles:
+            continue
+        if not photo.source.is_file():
+            raise TeachError(f"{path}: photo {photo.rel!r} not found (give --images)")
+        photos.append((photo.rel, photo.source, [Label(t.code, t.box) for t in photo.tiles]))
+    if not photos:
+        raise TeachError(f"{path}: no labelled tile in it")
+    return photos
 
 
 def _list(store: Any, args: argparse.Namespace) -> dict[str, Any]:
