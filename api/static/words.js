@@ -215,7 +215,7 @@ const withoutChinese = (s) => s.replace(CHINESE_RUN, "").trim();
 function hasCjkFont() {
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = 32;
-  const g = canvas.getContext("2d");
+  const g = canvas.getContext("2d", { willReadFrequently: true });
   if (!g) return true;
   g.font = "24px sans-serif";
   const ink = (ch) => {
