@@ -1,4 +1,4 @@
-"""Load test of the HTTP API: N concurrent clients on loopback against a server it starts.
+"""Load test of the HTTP API: N concurrent clients on loopback against `mjlens serve`.
 
     python benchmarks/load.py                    # 16 clients, 120 s, /v1/score + /v1/recognize
     python benchmarks/load.py --seconds 20 --app tests.api.fakes:create_replay_app
@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -25,9 +23,16 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-SAMPLE = ROOT / "api" / "static" / "sample.jpg"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.serving import (
+    SAMPLE,
+    free_port,
+    memory_kib,
+    start_server,
+    stop_server,
+    wait_ready,
+)
 
 
 @dataclass
@@ -44,48 +49,6 @@ class Results:
                 self.errors[f"{kind}: {error}"] += 1
             else:
                 self.latencies[kind].append(seconds)
-
-
-def memory_kib(pid: int) -> dict[str, int]:
-    """VmRSS (now) and VmHWM (peak so far) of a process, in KiB, from /proc."""
-    values = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, rest = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            values[key] = int(rest.split()[0])
-    return values
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(app: str, port: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "uvicorn", app, "--factory", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--log-level", "warning", "--no-access-log"]
-    process = subprocess.Popen(command, cwd=ROOT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.2)
-        if process.poll() is not None:
-            break
-    process.kill()
-    raise SystemExit(f"load: the server did not start (exit {process.poll()})")
-
-
-def wait_ready(base: str, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if httpx.get(base + "/readyz", timeout=5).status_code == 200:
-            return True
-        time.sleep(0.5)
-    return False
 
 
 def client_loop(
@@ -181,8 +144,7 @@ def main() -> int:
         elapsed = time.monotonic() - started
         memory.append(("end", memory_kib(server.pid)))
     finally:
-        server.terminate()
-        server.wait(10)
+        stop_server(server)
     return report(results, memory, elapsed)
 
 
