@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from . import fan_ids as F
 from .deal import set_text
-from .fan_table import ROWS
-from .profiles import Profile
 from .reading import Reading
 from .shapes import PAIR, Set
 from .tally import Use
@@ -20,20 +18,6 @@ FanLine = tuple[int, int, int, tuple[str, ...]]  # fan, points, count, what it u
 ExclusionLine = tuple[int, int | None, str, int]  # fan, because of, rule, count
 REPEATED = frozenset({F.PURE_DOUBLE_CHOW, F.QUADRUPLE_CHOW})  # their chows listed each time
 MOST_REMEMBERED = 1 << 16  # texts of uses kept; a long stream of odd hands clears them
-
-
-def points_table(profile: Profile) -> list[int]:
-    """The points of every fan under `profile`, indexed by fan id."""
-    table = _POINTS.get(profile.name)
-    if table is None:
-        table = [0] * (max(ROWS) + 1)
-        for fan in ROWS:
-            table[fan] = profile.points_of(fan)
-        _POINTS[profile.name] = table
-    return table
-
-
-_POINTS: dict[str, list[int]] = {}
 
 
 def fan_lines(reading: Reading, points: list[int]) -> tuple[list[FanLine], int]:

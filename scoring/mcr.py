@@ -240,8 +240,12 @@ def all_tiles(sets: Sequence[Set]) -> list[int]:
     for kind, t, _ in sets:
         if kind == CHOW:
             tiles += (t - 1, t, t + 1)
+        elif kind == PUNG:
+            tiles += (t, t, t)
+        elif kind == KONG:
+            tiles += (t, t, t, t)
         else:
-            tiles += [t] * {PUNG: 3, KONG: 4, PAIR: 2}[kind]
+            tiles += (t, t)
     return tiles
 
 

@@ -167,13 +167,19 @@ PUNG_PATTERNS: dict[int, tuple[tuple[int, Check], ...]] = {
 
 def match(patterns: dict[int, tuple[tuple[int, Check], ...]], tiles: Sequence[int]) -> int | None:
     """The fan that these sets (sorted tiles) form together, if any."""
-    key = (id(patterns), tuple(tiles))
-    if key not in _MATCHED:  # a few thousand combinations at most: remember them
-        _MATCHED[key] = next((fan for fan, check in patterns[len(tiles)] if check(tiles)), None)
-    return _MATCHED[key]
+    # A few thousand combinations at most: remembered, keyed by the tiles packed in an int.
+    key = 1 if patterns is CHOW_PATTERNS else 2 if patterns is PUNG_PATTERNS else 0
+    for t in tiles:
+        key = key << 6 | t
+    found = _MATCHED.get(key, -1) if key else -1
+    if found < 0:
+        found = next((fan for fan, check in patterns[len(tiles)] if check(tiles)), 0)
+        if key:
+            _MATCHED[key] = found
+    return found or None
 
 
-_MATCHED: dict[tuple[int, tuple[int, ...]], int | None] = {}
+_MATCHED: dict[int, int] = {}  # packed tiles -> fan, 0 for none
 
 
 def single_pung_fan(tile: int) -> int | None:

@@ -37,3 +37,17 @@ MCR_PROFILES: dict[str, Profile] = {
     "mcr": Profile("mcr"),
     "mcr-mil": Profile("mcr-mil", concealed_and_melded_kong_fan=True, knitted_waits="also-inside"),
 }
+
+
+def points_table(profile: Profile) -> list[int]:
+    """The points of every fan under `profile`, indexed by fan id (remembered per profile)."""
+    table = _POINTS.get(profile.name)
+    if table is None:
+        table = [0] * (max(ROWS) + 1)
+        for fan in ROWS:
+            table[fan] = profile.points_of(fan)
+        _POINTS[profile.name] = table
+    return table
+
+
+_POINTS: dict[str, list[int]] = {}

@@ -4,12 +4,13 @@ replaces it only when strictly higher."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import fan_ids as F
 from .deal import Deal
 from .mcr import basic_readings
+from .profiles import points_table
 from .shapes import Set
 from .special import knitted_straight, special_shapes
 from .tally import HIGH_VERSUS_LOW, Tally
@@ -24,7 +25,7 @@ class Reading:
 
 def best_reading(deal: Deal) -> Reading | None:
     """The highest-scoring reading, or None when the tiles do not form a winning hand."""
-    points = deal.profile.points_of
+    points = points_table(deal.profile)
     tiles = sorted((*deal.standing, deal.win))
     best: Reading | None = None
     if len(deal.fixed) <= 1:
@@ -53,12 +54,12 @@ def best_reading(deal: Deal) -> Reading | None:
     return best
 
 
-def _note_other_readings(kept: Tally, others: list[Tally], points: Callable[[int], int]) -> None:
+def _note_other_readings(kept: Tally, others: list[Tally], points: Sequence[int]) -> None:
     """Fans that only a lower (or not preferred) reading of the same tiles would give are
     shown as not counted: high-versus-low, because of the kept reading's biggest fan."""
     if not kept.counts:
         return
-    top = max(kept.counts, key=lambda fan: (points(fan), -fan))
+    top = max(kept.counts, key=lambda fan: (points[fan], -fan))
     noted = set(kept.counts) | {d.id for d in kept.dropped}
     for tally in others:
         for fan in tally.counts:

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .deal import deal_from_hand
-from .explain import exclusion_lines, fan_lines, points_table
+from .explain import exclusion_lines, fan_lines
 from .fan_table import ROWS, Fan
 from .hand import Hand, HandError, Waiting
 from .parse import parse_hand_or_waiting
-from .profiles import MCR_PROFILES, Profile
+from .profiles import MCR_PROFILES, Profile, points_table
 from .reading import best_reading
 from .rulesets import RULESETS as RULESETS  # the names callers import from here
 from .rulesets import Unit, check_table, requested_ruleset, unit_of

@@ -1,78 +1,100 @@
 """Fans of the whole hand: its suits, its kinds of tile, its ranks, its tile hogs.
 
-Each takes every tile of the hand (a kong's four included) and adds what it finds.
+Each takes every tile of the hand (a kong's four included) and adds what it finds. The
+checks work on the distinct tiles as a bit mask (bit t for tile t): a test of set inclusion
+is then one AND of two integers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 from . import fan_ids as F
 from .tally import Tally
 from .tile_index import DRAGON_TILES, GREEN, REVERSIBLE, TERMINALS, TERMINALS_OR_HONORS, WIND_TILES
 
-SUIT_TILES = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
-HONOR_TILES = frozenset(range(27, 34))
-SUITED_TILES = frozenset(range(27))
-# Ranks as sets of suited tiles: 1-3, 1-4, 4-6, 6-9, 7-9.
-BY_RANKS = {
-    name: frozenset(t for t in range(27) if low <= t % 9 + 1 <= high)
-    for name, (low, high) in {
-        "1-3": (1, 3),
-        "1-4": (1, 4),
-        "4-6": (4, 6),
-        "6-9": (6, 9),
-        "7-9": (7, 9),
-    }.items()
-}
-# The checks below work on the set of distinct tiles: set operations run in C.
+
+def mask_of(tiles: Iterable[int]) -> int:
+    """The distinct tiles as a bit mask."""
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t
+    return mask
+
+
+SUIT_MASKS: Final = (mask_of(range(0, 9)), mask_of(range(9, 18)), mask_of(range(18, 27)))
+HONORS: Final = mask_of(range(27, 34))
+WINDS: Final = mask_of(WIND_TILES)
+DRAGONS: Final = mask_of(DRAGON_TILES)
+SIMPLES: Final = ~mask_of(TERMINALS_OR_HONORS)
+NOT_REVERSIBLE: Final = ~mask_of(REVERSIBLE)
+NOT_GREEN: Final = ~mask_of(GREEN)
+NOT_HONORS: Final = ~HONORS
+NOT_TERMINALS: Final = ~mask_of(TERMINALS)
+NOT_TERMINALS_OR_HONORS: Final = ~mask_of(TERMINALS_OR_HONORS)
+
+
+def _outside_ranks(low: int, high: int) -> int:
+    """Every tile but the suited ones ranked low-high."""
+    return ~mask_of(t for t in range(27) if low <= t % 9 + 1 <= high)
+
+
+NOT_1_3: Final = _outside_ranks(1, 3)
+NOT_1_4: Final = _outside_ranks(1, 4)
+NOT_4_6: Final = _outside_ranks(4, 6)
+NOT_6_9: Final = _outside_ranks(6, 9)
+NOT_7_9: Final = _outside_ranks(7, 9)
 
 
 def suit_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """无字 No Honors, 缺一门 One Voided Suit, 混一色 / 清一色 flushes, 五门齐 All Types."""
-    kinds = set(tiles)
-    honors = not kinds.isdisjoint(HONOR_TILES)
+    kinds = mask_of(tiles)
+    honors = kinds & HONORS != 0
     if not honors:
         tally.add(F.NO_HONORS)
-    missing = sum(1 for suit in SUIT_TILES if kinds.isdisjoint(suit))
+    missing = 0
+    for suit in SUIT_MASKS:
+        if not kinds & suit:
+            missing += 1
     if missing == 2:
         tally.add(F.HALF_FLUSH if honors else F.FULL_FLUSH)
     elif missing == 1:
         tally.add(F.ONE_VOIDED_SUIT)
-    elif not missing and not kinds.isdisjoint(WIND_TILES) and not kinds.isdisjoint(DRAGON_TILES):
+    elif not missing and kinds & WINDS and kinds & DRAGONS:
         tally.add(F.ALL_TYPES)
 
 
 def tile_kind_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """断幺 All Simples, 推不倒 Reversible, 绿一色 All Green, 字一色 / 清幺九 / 混幺九."""
-    kinds = set(tiles)
-    simples = kinds.isdisjoint(TERMINALS_OR_HONORS)
+    kinds = mask_of(tiles)
+    simples = kinds & SIMPLES == kinds
     if simples:
         tally.add(F.ALL_SIMPLES)
-    if kinds <= REVERSIBLE:
+    if not kinds & NOT_REVERSIBLE:
         tally.add(F.REVERSIBLE_TILES)
-    if kinds <= GREEN:
+    if not kinds & NOT_GREEN:
         tally.add(F.ALL_GREEN)
     if simples:
         return
-    if kinds <= HONOR_TILES:
+    if not kinds & NOT_HONORS:
         tally.add(F.ALL_HONORS)
-    elif kinds <= TERMINALS:
+    elif not kinds & NOT_TERMINALS:
         tally.add(F.ALL_TERMINALS)
-    elif kinds <= TERMINALS_OR_HONORS:
+    elif not kinds & NOT_TERMINALS_OR_HONORS:
         tally.add(F.ALL_TERMINALS_AND_HONORS)
 
 
 def rank_range_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """小于五 / 全小, 大于五 / 全大, 全中: suited tiles only, within a range of ranks."""
-    kinds = set(tiles)
-    if not kinds <= SUITED_TILES:
+    kinds = mask_of(tiles)
+    if kinds & HONORS:
         return
-    if kinds <= BY_RANKS["1-4"]:
-        tally.add(F.LOWER_TILES if kinds <= BY_RANKS["1-3"] else F.LOWER_FOUR)
-    elif kinds <= BY_RANKS["6-9"]:
-        tally.add(F.UPPER_TILES if kinds <= BY_RANKS["7-9"] else F.UPPER_FOUR)
-    elif kinds <= BY_RANKS["4-6"]:
+    if not kinds & NOT_1_4:
+        tally.add(F.LOWER_TILES if not kinds & NOT_1_3 else F.LOWER_FOUR)
+    elif not kinds & NOT_6_9:
+        tally.add(F.UPPER_TILES if not kinds & NOT_7_9 else F.UPPER_FOUR)
+    elif not kinds & NOT_4_6:
         tally.add(F.MIDDLE_TILES)
 
 
