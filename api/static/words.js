@@ -6,7 +6,7 @@
 const STRINGS = {
   en: {
     tagline: "photo → hand → score", take_photo: "Take a photo", try_sample: "Try the sample",
-    manual: "Enter by hand", tap_hint: "Tap a tile to correct it.", hand: "Hand", add_tile: "+ Tile",
+    manual: "Enter by hand", tap_hint: "Tap a tile on the photo to zoom on it and correct it.", hand: "Hand", add_tile: "+ Tile",
     clear: "Clear", notation: "Or type it", set: "Set", context: "Context", seat_wind: "Seat wind",
     notation_hint: "Brackets: an exposed meld (,N = which tile was claimed); four letters in brackets: a concealed kong. The last tile is the winning tile; 13 tiles are a hand waiting to win.",
     prevalent_wind: "Prevalent wind", flowers: "Flowers", ruleset: "Rules", self_drawn: "Self-drawn 自摸",
@@ -105,7 +105,7 @@ const STRINGS = {
   },
   zh: {
     tagline: "拍照 → 牌型 → 计分", take_photo: "拍照", try_sample: "试用示例", manual: "手动输入",
-    tap_hint: "点一张牌即可更正。", hand: "牌型", add_tile: "+ 牌", clear: "清空", notation: "或直接输入",
+    tap_hint: "点照片中的牌可放大查看并更正。", hand: "牌型", add_tile: "+ 牌", clear: "清空", notation: "或直接输入",
     set: "确定", context: "和牌条件", seat_wind: "门风", prevalent_wind: "圈风", flowers: "花牌",
     notation_hint: "方括号：明副露（,N 表示吃碰的是第几张）；方括号内四张相同字母：暗杠。最后一张为和牌张；共 13 张则为听牌。",
     ruleset: "规则", self_drawn: "自摸", last_tile: "和绝张", last_of_wall: "妙手回春 / 海底捞月",
