@@ -40,7 +40,12 @@ class BuildCompiledCore(build_ext):
 
     def finalize_options(self) -> None:
         # Here, not at import: only a build runs mypyc (its type check alone takes a while).
+        # The manifest hashes the sources as mypyc reads them; run() checks they held still.
+        self.manifest = COMPILED.manifest_for(ROOT / "scoring")
         self.distribution.ext_modules = self._mypyc_extensions()
+        if COMPILED.manifest_for(ROOT / "scoring") != self.manifest:
+            _not_built(RuntimeError("the sources changed while mypyc read them"))
+            self.distribution.ext_modules = []
         super().finalize_options()
 
     def run(self) -> None:
@@ -60,7 +65,7 @@ class BuildCompiledCore(build_ext):
             shutil.rmtree(out_dir, ignore_errors=True)
             shutil.rmtree(COMPILED.BUILD_DIR, ignore_errors=True)
             return
-        manifest = json.dumps(COMPILED.manifest_for(ROOT / "scoring"), indent=1)
+        manifest = json.dumps(self.manifest, indent=1)
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / COMPILED.MANIFEST).write_text(manifest, encoding="utf-8")
         if in_tree:  # setuptools copied the extensions beside the sources; the manifest too
