@@ -138,6 +138,40 @@ class Decoded:
         """The notes' English sentences."""
         return messages(self.notes)
 
+    def _take(self, named: _Named) -> None:
+        """The tiles' codes, changes and melds of one naming, into this decoding."""
+        for tile, code in named.codes.items():
+            self.codes[tile] = code
+        self.changes += named.changes
+        self.melds += named.melds
+
+
+@dataclass
+class _Named:
+    """What naming some tiles gives: their codes, the changes from the classifier's first
+    choice, and the melds named."""
+
+    codes: dict[int, str] = field(default_factory=dict)
+    changes: list[Change] = field(default_factory=list)
+    melds: list[Json] = field(default_factory=list)
+
+    def __iadd__(self, other: _Named) -> _Named:
+        self.codes.update(other.codes)
+        self.changes += other.changes
+        self.melds += other.melds
+        return self
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """The chosen hand among the legal readings (`_report`)."""
+
+    hand: Json
+    confidence: float
+    alternatives: list[tuple[Json, float]]
+    plausibility: float
+    named: _Named
+
 
 @dataclass(frozen=True)
 class _Variable:
@@ -170,7 +204,9 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
     context = dict(context or {})
     codes = _top_codes(tiles)
     out = Decoded(hand=None, codes=codes)
-    flowers, flower_confidence = _decode_flowers(tiles, found.flowers, out)
+    flowers, flower_confidence, named_flowers, flower_notes = _decode_flowers(tiles, found.flowers)
+    out._take(named_flowers)
+    out.notes += flower_notes
     if "flowers" in context:
         flower_confidence = 1.0  # the player's word, not the photo's
         told = context["flowers"]
@@ -189,31 +225,48 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
         out.notes.append(Note(NoteCode.HIDDEN_KONG_UNKNOWN, message, hidden))
     n_tiles = sum(min(3, len(v.tiles)) for v in variables)
     if HAND_TILES < n_tiles <= HAND_TILES + 2:
-        variables, n_tiles = _drop_doubtful(tiles, variables, n_tiles, found, out)
+        variables, n_tiles, dropped_tiles = _drop_doubtful(tiles, variables, n_tiles, found)
+        out.left_out += dropped_tiles
+        out.notes += [_doubtful_note(tiles, tile) for tile in dropped_tiles]
     if n_tiles not in (HAND_TILES, WAITING_TILES):
         message = (
             f"found {n_tiles} hand tiles; a declared win has 14 and a hand waiting to win 13 "
             "(a kong counts as 3)"
         )
         out.notes.append(Note(NoteCode.WRONG_TILE_COUNT, message))
-        return _melds_alone(tiles, variables, out)
+        out._take(_melds_alone(tiles, variables))
+        return out
     out.waiting = n_tiles == WAITING_TILES
     if out.waiting:
         context, dropped = _waiting_context(context)
         out.notes += dropped
     elif found.winning is None:
         out.notes.append(Note(NoteCode.NO_WINNING_TILE, "no winning tile found"))
-        return _melds_alone(tiles, variables, out)
+        out._take(_melds_alone(tiles, variables))
+        return out
     winning = None if out.waiting else found.winning
-    readings = _search(variables, found, out)
+    readings, out.readings_tried, out.cut_short = _search(variables, len(found.melds), out.waiting)
+    if out.cut_short:
+        message = "decoding stopped at its budget; the search was cut short"
+        out.notes.append(Note(NoteCode.SEARCH_CUT_SHORT, message))
     if not readings:
         what = "waiting" if out.waiting else "winning"
         message = f"no legal {what} hand matches the tiles read"
         out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
-        return _melds_alone(tiles, variables, out)
+        out._take(_melds_alone(tiles, variables))
+        return out
     weighed = _weigh_order(found, variables, _weigh_looks(tiles, variables, readings))
-    _report(tiles, winning, variables, weighed, context, flowers, unknown_kongs, out)
-    out.confidence *= flower_confidence
+    reading = _report(tiles, winning, variables, weighed, context, flowers)
+    if reading is None:
+        what = "a winning" if winning is not None else "a waiting"
+        message = f"no reading the rules accept as {what} hand"
+        out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
+        return out
+    out._take(reading.named)
+    out.hand = None if unknown_kongs else reading.hand
+    out.confidence = reading.confidence * flower_confidence
+    out.alternatives = reading.alternatives
+    out.plausibility = reading.plausibility
     out.flower_confidence = flower_confidence
     return out
 
@@ -234,30 +287,32 @@ def _waiting_context(context: dict[str, Any]) -> tuple[dict[str, Any], list[Note
 
 
 def _drop_doubtful(
-    tiles: Tiles, variables: list[_Variable], n_tiles: int, found: Layout, out: Decoded
-) -> tuple[list[_Variable], int]:
+    tiles: Tiles, variables: list[_Variable], n_tiles: int, found: Layout
+) -> tuple[list[_Variable], int, list[int]]:
     """One or two tiles too many: drop loose tiles the detector itself doubted (a reflection,
-    a coin, a tile from the next seat), never the winning tile."""
+    a coin, a tile from the next seat), never the winning tile. Returns the variables left,
+    their count of tiles and the tiles dropped."""
     loose = [v for v in variables if v.group is None and v.tiles[0] != found.winning]
     doubtful = sorted(loose, key=lambda v: float(tiles.confidence[v.tiles[0]]))
     drop = doubtful[: n_tiles - 14]
     if not drop or any(tiles.confidence[v.tiles[0]] >= _DOUBTFUL for v in drop):
-        return variables, n_tiles
-    for v in drop:
-        tile = v.tiles[0]
-        out.left_out.append(tile)
-        message = (
-            f"left out tile #{tile}: the detector doubts it (confidence "
-            f"{tiles.confidence[tile]:.2f}) and the hand has a tile too many"
-        )
-        out.notes.append(Note(NoteCode.DOUBTFUL_TILE_LEFT_OUT, message, (tile,)))
-    return [v for v in variables if v not in drop], 14
+        return variables, n_tiles, []
+    return [v for v in variables if v not in drop], 14, [v.tiles[0] for v in drop]
 
 
-def _melds_alone(tiles: Tiles, variables: list[_Variable], out: Decoded) -> Decoded:
+def _doubtful_note(tiles: Tiles, tile: int) -> Note:
+    message = (
+        f"left out tile #{tile}: the detector doubts it (confidence "
+        f"{tiles.confidence[tile]:.2f}) and the hand has a tile too many"
+    )
+    return Note(NoteCode.DOUBTFUL_TILE_LEFT_OUT, message, (tile,))
+
+
+def _melds_alone(tiles: Tiles, variables: list[_Variable]) -> _Named:
     """No legal hand, but each meld laid out as one (a crosswise tile, face-down ends) is
     still a meld: read its tiles as the most probable legal meld, where that is not far from
     what the classifier saw, so the tiles listed are as right as they can be."""
+    named = _Named()
     for variable in variables:
         if variable.group is None:
             continue
@@ -265,8 +320,8 @@ def _melds_alone(tiles: Tiles, variables: list[_Variable], out: Decoded) -> Deco
         raw = _cheapest_alone(tiles, variable)
         if BACK in codes or cost - raw > _MELD_ALONE_SPAN:
             continue
-        _fill_tiles(tiles, [variable], [0], out)
-    return out
+        named += _named(tiles, [variable], [0])
+    return named
 
 
 def _top_codes(tiles: Tiles) -> list[str]:
@@ -346,17 +401,17 @@ def _kong_options(
 
 
 def _search(
-    variables: list[_Variable], found: Layout, out: Decoded
-) -> list[tuple[float, list[int]]]:
-    """Legal readings, best first: lazy best-first enumeration of the product of options.
+    variables: list[_Variable], melds: int, waiting: bool
+) -> tuple[list[tuple[float, list[int]]], int, bool]:
+    """Legal readings, best first: lazy best-first enumeration of the product of options;
+    with the readings tried and whether the search stopped at its budget.
 
     A state is a choice index per variable; its children raise the last raised index or raise a
     later one from 0 to 1, so each state is reached once and costs never decrease.
     """
     start = [0] * len(variables)
     heap: list[tuple[float, list[int], int]] = [(0.0, start, -1)]
-    melds = len(found.melds)
-    waiting = out.waiting
+    cut_short = False
     legal: list[tuple[float, list[int]]] = []
     deadline = time.perf_counter() + _BUDGET_S
     tried = 0
@@ -378,12 +433,9 @@ def _search(
             cost = extra + variables[j].options[k][0] - variables[j].options[k - 1][0]
             heapq.heappush(heap, (cost, child, j))
         if (tried >= _MAX_READINGS and heap) or time.perf_counter() > deadline:
-            message = "decoding stopped at its budget; the search was cut short"
-            out.notes.append(Note(NoteCode.SEARCH_CUT_SHORT, message))
-            out.cut_short = True
+            cut_short = True
             break
-    out.readings_tried = tried
-    return legal
+    return legal, tried, cut_short
 
 
 def _legal(variables: list[_Variable], choice: list[int], melds: int, waiting: bool) -> bool:
@@ -487,11 +539,10 @@ def _report(
     readings: list[tuple[float, float, float, list[int]]],
     context: Mapping[str, Any],
     flowers: list[str],
-    unknown_kongs: int,
-    out: Decoded,
-) -> None:
-    """Fill `out` from the legal readings (`_weigh_looks`, `_weigh_order`): the hand, its
-    confidence, changes, alternatives. The looks and the order choose the hand; its
+) -> _Reading | None:
+    """The chosen hand among the legal readings (`_weigh_looks`, `_weigh_order`), its
+    confidence, alternatives, plausibility and tiles named; None when scoring accepts none
+    of the likeliest. The looks and the order choose the hand; its
     confidence is its probability among the readings by the tiles' probabilities and the
     order: the likeness of every pair named alike is not independent evidence, and counted
     as such it made wrong hands look sure; how a player keeps a hand is. The plausibility
@@ -510,19 +561,18 @@ def _report(
     ranked = sorted(weights, key=lambda k: -weights[k])
     chosen = next((k for k in ranked[:20] if scoring_accepts(hands[k][0])), None)
     if chosen is None:
-        what = "a winning" if winning is not None else "a waiting"
-        message = f"no reading the rules accept as {what} hand"
-        out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
-        return
+        return None
     total = sum(masses.values())
     hand, choice, best_extra = hands[chosen]
-    out.confidence = masses[chosen] / total
-    out.alternatives = [(hands[k][0], masses[k] / total) for k in ranked if k != chosen][:3]
     cheapest = sum(v.options[0][0] for v in variables)
     raw = sum(_cheapest_alone(tiles, v) for v in variables)
-    out.plausibility = math.exp(-(best_extra + cheapest - raw))
-    _fill_tiles(tiles, variables, choice, out)
-    out.hand = None if unknown_kongs else hand
+    return _Reading(
+        hand=hand,
+        confidence=masses[chosen] / total,
+        alternatives=[(hands[k][0], masses[k] / total) for k in ranked if k != chosen][:3],
+        plausibility=math.exp(-(best_extra + cheapest - raw)),
+        named=_named(tiles, variables, choice),
+    )
 
 
 def _cheapest_alone(tiles: Tiles, variable: _Variable) -> float:
@@ -532,21 +582,29 @@ def _cheapest_alone(tiles: Tiles, variable: _Variable) -> float:
     return sum(float(-np.log(_playing_probs(tiles, i).max())) for i in variable.tiles)
 
 
-def _fill_tiles(tiles: Tiles, variables: list[_Variable], choice: list[int], out: Decoded) -> None:
-    read = tiles.codes
+def _named(tiles: Tiles, variables: list[_Variable], choice: list[int]) -> _Named:
+    """The codes, changes and melds of one choice per variable (face-down tiles keep `back`)."""
+    named = _Named()
     for variable, k in zip(variables, choice, strict=True):
         chosen = variable.options[k][1]
         for i, code in zip(variable.tiles, chosen, strict=True):
-            if _down(tiles, i) or code == BACK:
-                continue
-            out.codes[i] = code
-            if code != read[i]:
-                p = tiles.probs[i]
-                out.changes.append(
-                    Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
-                )
+            if not _down(tiles, i) and code != BACK:
+                named.codes[i] = code
         if variable.group is not None:
-            out.melds.append(_meld_json(variable.group, chosen))
+            named.melds.append(_meld_json(variable.group, chosen))
+    named.changes = _changes(tiles, named.codes)
+    return named
+
+
+def _changes(tiles: Tiles, codes: dict[int, str]) -> list[Change]:
+    """The tiles whose code differs from the classifier's first choice."""
+    read = tiles.codes
+    out = []
+    for i, code in codes.items():
+        if code != read[i]:
+            p = tiles.probs[i]
+            out.append(Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)])))
+    return out
 
 
 def _meld_json(group: Group, codes: tuple[str, ...]) -> Json:
@@ -610,32 +668,26 @@ def _hand_json(
 
 
 def _decode_flowers(
-    tiles: Tiles, indices: tuple[int, ...], out: Decoded
-) -> tuple[list[str], float]:
+    tiles: Tiles, indices: tuple[int, ...]
+) -> tuple[list[str], float, _Named, list[Note]]:
     """Distinct flower codes (one of each in a set) maximizing the product of probabilities
-    and the evidence of their looks (`_naming_weights`), and the probability that every
-    flower is right."""
+    and the evidence of their looks (`_naming_weights`), the probability that every flower
+    is right, the tiles so named, and a note where there are more than a set has."""
     if not indices:
-        return [], 1.0
+        return [], 1.0, _Named(), []
     chosen_indices = list(indices)
+    notes = []
     if len(chosen_indices) > len(FLOWERS):
         message = f"{len(indices)} flowers found; a set has only {len(FLOWERS)}"
-        out.notes.append(Note(NoteCode.TOO_MANY_FLOWERS, message, tuple(indices)))
+        notes.append(Note(NoteCode.TOO_MANY_FLOWERS, message, tuple(indices)))
         chosen_indices = chosen_indices[: len(FLOWERS)]
     namings, log_weights = _naming_weights(tiles, chosen_indices)
     best = int(np.argmax(log_weights))
     picks = namings[best]
-    read = tiles.codes
-    for i, code_index in zip(chosen_indices, picks, strict=True):
-        code = FLOWERS[code_index]
-        out.codes[i] = code
-        if code != read[i]:
-            p = tiles.probs[i]
-            out.changes.append(
-                Change(i, read[i], code, float(p.max()), float(p[CLASSES.index(code)]))
-            )
+    codes = {i: FLOWERS[k] for i, k in zip(chosen_indices, picks, strict=True)}
+    named = _Named(codes, _changes(tiles, codes))
     weights = np.exp(log_weights - log_weights[best])
-    return _sorted([FLOWERS[k] for k in picks]), float(1.0 / weights.sum())
+    return _sorted([FLOWERS[k] for k in picks]), float(1.0 / weights.sum()), named, notes
 
 
 def _naming_weights(
