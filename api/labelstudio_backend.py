@@ -37,7 +37,9 @@ from scoring.tiles import CLASSES
 
 PREFIX = "/labelstudio"
 FETCH_TIMEOUT_S = 15.0
-TASKS_PER_REQUEST = 32  # Label Studio sends one task a request when pre-annotating
+# Label Studio sends one task when a person opens it, and every selected task at once for
+# "Retrieve predictions"; each takes a recognition, and it waits ML_TIMEOUT_PREDICT (100 s).
+TASKS_PER_REQUEST = 1000
 log = logging.getLogger("mjlens.api")
 router = APIRouter(prefix=PREFIX, tags=["labelstudio"])
 _CODE_BY_LOWER = {code.lower(): code for code in CLASSES}
