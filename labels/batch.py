@@ -20,6 +20,7 @@ from typing import Any
 
 from labels.record import PhotoLabels, photo_labels
 
+YOLO_DIR = "yolo"  # labels.writers.YOLO_DIR: its images/ links to the photos
 PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 RECORDS = "labels.jsonl"
 
@@ -48,13 +49,16 @@ class Outcome:
 
 def find_photos(root: Path, skip: Path | None = None) -> list[Photo]:
     """Every JPEG, PNG and WebP under `root`, sorted by path; nothing under `skip` (the
-    output folder, when it lies inside `root`: its links to the photos are not photos).
-    Linked folders are not followed (a link to a parent would never end)."""
-    skipped = skip.resolve() if skip is not None else None
+    output folder, when it lies inside `root`: its links to the photos are not photos), nor
+    under its `yolo/` when it is `root` itself. Linked folders are not followed (a link to
+    a parent would never end)."""
+    skipped = set()
+    if skip is not None:
+        skipped = {skip.resolve(), (skip / YOLO_DIR).resolve()}
     found = []
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if skipped is None or (here / d).resolve() != skipped)
+        dirs[:] = sorted(d for d in dirs if (here / d).resolve() not in skipped)
         for name in files:
             path = here / name
             if path.suffix.lower() not in PHOTO_SUFFIXES:

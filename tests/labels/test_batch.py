@@ -170,6 +170,15 @@ def test_an_output_folder_inside_the_photos_is_not_labelled(
     ]
 
 
+def test_the_photos_folder_itself_as_output_labels_only_the_photos(
+    tmp_path: Path, fake: FakeRecognizer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photos = _folder(tmp_path / "photos")
+    _label(capsys, str(photos), "--out", str(photos))
+    _, report, _ = _label(capsys, str(photos), "--out", str(photos))
+    assert (report["photos"], report["skipped_as_done"]) == (4, 4)
+
+
 def test_a_folder_of_no_photos_gives_empty_files(
     tmp_path: Path, fake: FakeRecognizer, capsys: pytest.CaptureFixture[str]
 ) -> None:
