@@ -17,6 +17,7 @@ function resolve(spec, schema) {
 
 function schemaBlock(spec, schema) {
   const pre = el("pre", "schema");
+  pre.tabIndex = 0; // it scrolls: a keyboard must reach it too
   pre.textContent = JSON.stringify(resolve(spec, schema), null, 1);
   return pre;
 }

@@ -37,6 +37,7 @@ function drawTile(el, code, extraClass) {
   el.className = "tile" + (code === "back" ? " back" : "") + (extraClass ? " " + extraClass : "");
   el.title = tileName(code);
   el.setAttribute("aria-label", tileName(code));
+  if (el.tagName !== "BUTTON") el.setAttribute("role", "img"); // a face to look at, named
   el.dataset.code = code;
   el.innerHTML = faceSvg(code) + '<span class="c" aria-hidden="true"></span>';
   el.lastChild.textContent = code === "back" ? "" : code;

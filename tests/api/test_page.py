@@ -403,3 +403,14 @@ def test_the_pages_helpers_on_hard_cases(server: str, browser: Any) -> None:
     )
     assert shown == ["no_legal_hand", "something else", "an object warning"]
     kit.assert_no_script_errors(browser)
+
+
+def test_the_teaching_guide_and_the_api_reader_pass_axe(server: str, browser: Any) -> None:
+    browser.get(server)
+    kit.click(browser, "#teach-open")
+    kit.wait(browser, lambda d: d.find_element("id", "teach-card").is_displayed())
+    assert axe_violations(browser) == []
+    browser.get(server + "docs")
+    kit.wait(browser, lambda d: len(d.find_elements("css selector", "section.card")) > 3)
+    assert axe_violations(browser) == []
+    kit.assert_no_script_errors(browser)
