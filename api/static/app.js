@@ -535,6 +535,12 @@ function setup() {
   if (window.ResizeObserver) new ResizeObserver(() => renderBoxes()).observe($("photo"));
   $("zoom-prev").addEventListener("click", () => stepPicker(-1));
   $("zoom-next").addEventListener("click", () => stepPicker(1));
+  $("picker").addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (!step || $("zoom").hidden || e.target.closest("select, input")) return;
+    e.preventDefault();
+    stepPicker(step);
+  });
   if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("sw.js").catch(() => {});
   $("ruleset").addEventListener("change", loadFans);
   loadFans();

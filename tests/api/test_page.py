@@ -192,6 +192,11 @@ def test_a_flagged_photo_its_notes_zoom_and_score(
     kit.shot(browser, "8-zoom")
     kit.click(browser, "#zoom-prev")
     kit.wait(browser, lambda d: d.find_element("id", "picker-title").text == title)
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()  # the keyboard steps too
+    kit.wait(browser, lambda d: d.find_element("id", "zoom-count").text.startswith("tile 15 "))
     kit.click(browser, "#picker .close")
 
     # 中文: every coded note in Chinese, the others marked as English; the unit translated.
