@@ -44,7 +44,7 @@ class Limits:
     # When either is full, a new body takes the place of the oldest one under `body_min_rate`
     # (a trickle); only bodies that all keep pace make a newcomer wait (503).
     bodies: int = 64
-    client_bodies: int = 16
+    client_bodies: int = 32
     # How a body must keep coming: no gap longer than `body_idle_s`, and from
     # `body_grace_s` on at least `body_min_rate` bytes a second on average since it began
     # (a phone on a weak 3G link sends ~30 KB/s); all of it within `body_total_s`. A body
