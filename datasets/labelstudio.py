@@ -127,9 +127,9 @@ def read_region(item: Mapping[str, Any]) -> tuple[str, Box]:
     value = item.get("value")
     if not isinstance(value, dict):
         raise LabelStudioError("a region has no value")
-    width, height = item.get("original_width"), item.get("original_height")
-    if not _positive(width) or not _positive(height):
+    if not _positive(item.get("original_width")) or not _positive(item.get("original_height")):
         raise LabelStudioError("a region has no original_width and original_height")
+    width, height = float(item["original_width"]), float(item["original_height"])
     names = value.get("rectanglelabels")
     if not isinstance(names, list) or len(names) != 1 or not isinstance(names[0], str):
         raise LabelStudioError("a box needs exactly one label")
