@@ -16,8 +16,6 @@ path, before the package can be imported.
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import importlib.abc
 import importlib.machinery
 import json
@@ -27,17 +25,33 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 
+try:  # the interpreter's own SHA-256: hashlib would load OpenSSL at every start
+    from _sha2 import sha256 as _sha256  # Python 3.12 and later
+except ImportError:
+    try:
+        from _sha256 import sha256 as _sha256
+    except ImportError:
+        from hashlib import sha256 as _sha256
+
 PACKAGE = "scoring"
 HERE = Path(__file__).resolve().parent
 BUILD_DIR = HERE / "_compiled"  # where setup.py puts the extension modules and the manifest
 MANIFEST = "manifest.json"
 GROUP = "mjlens_scoring"  # mypyc's shared library is `GROUP + "__mypyc"`
 OFF_SWITCH = "MJLENS_PURE_PYTHON"
-# The hot path of MCR scoring, in import order: decomposition, fan evaluation, the reading,
-# its text, and the JSON text of the stream.
+# The path of a Hand JSON through MCR scoring, in import order: tiles and fans as numbers,
+# the checks of Hand JSON, decomposition, fan evaluation, the reading, its text, the Score
+# and its JSON text. hand.py stays Python: other code copies its classes with
+# dataclasses.replace and builds them in ways a compiled class need not allow.
 MODULES: tuple[str, ...] = (
+    "tiles",
     "tile_index",
     "fan_ids",
+    "fan_table",
+    "profiles",
+    "table",
+    "rulesets",
+    "parse",
     "shapes",
     "tally",
     "patterns",
@@ -48,6 +62,7 @@ MODULES: tuple[str, ...] = (
     "special",
     "reading",
     "explain",
+    "score",
     "json_text",
 )
 
@@ -66,6 +81,8 @@ def source_path(module: str, root: Path = HERE) -> Path:
 def imported_modules(source: str) -> set[str]:
     """The modules of this package a source imports (relative or by `scoring.` name), at any
     depth of the file, TYPE_CHECKING blocks included: mypyc reads their types."""
+    import ast  # only a build asks: kept out of every start of the scorer
+
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
@@ -103,7 +120,7 @@ def sources_of(modules: Iterable[str], root: Path = HERE) -> list[str]:
 
 
 def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return str(_sha256(path.read_bytes()).hexdigest())
 
 
 def manifest_for(root: Path = HERE) -> dict[str, object]:
@@ -188,6 +205,7 @@ def in_use() -> bool:
     module = sys.modules.get(f"{PACKAGE}.mcr")  # imported with the package
     spec = getattr(module, "__spec__", None)
     return spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader)
+
 
 if __name__ == f"{PACKAGE}.compiled":  # imported with the package, not loaded by setup.py
     use_compiled()

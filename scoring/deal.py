@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .hand import Hand, Meld
 from .profiles import Profile
 from .shapes import CHOW, KONG, PUNG, Set
@@ -12,19 +10,35 @@ from .tile_index import CODES, INDEX
 WIND_OF = {"E": INDEX["E"], "S": INDEX["S"], "W": INDEX["W"], "N": INDEX["N"]}
 
 
-@dataclass(slots=True)  # built once per hand and never changed; frozen init costs more
 class Deal:
-    fixed: tuple[Set, ...]  # declared melds; a concealed kong is not `melded`
-    standing: tuple[int, ...]  # concealed tiles without the winning tile
-    win: int
-    self_drawn: bool
-    last_tile: bool
-    wall_last: bool
-    about_kong: bool  # kong replacement when self-drawn, robbing a kong otherwise
-    seat: int
-    prevalent: int
-    flowers: int
-    profile: Profile
+    """Built once per hand and never changed. A plain class with its own __init__: mypyc
+    compiles it, where a dataclass's generated __init__ would stay interpreted."""
+
+    def __init__(
+        self,
+        fixed: tuple[Set, ...],
+        standing: tuple[int, ...],
+        win: int,
+        self_drawn: bool,
+        last_tile: bool,
+        wall_last: bool,
+        about_kong: bool,
+        seat: int,
+        prevalent: int,
+        flowers: int,
+        profile: Profile,
+    ) -> None:
+        self.fixed = fixed  # declared melds; a concealed kong is not `melded`
+        self.standing = standing  # concealed tiles without the winning tile
+        self.win = win
+        self.self_drawn = self_drawn
+        self.last_tile = last_tile
+        self.wall_last = wall_last
+        self.about_kong = about_kong  # kong replacement when self-drawn, robbing one otherwise
+        self.seat = seat
+        self.prevalent = prevalent
+        self.flowers = flowers
+        self.profile = profile
 
     def standing_counts(self) -> list[int]:
         counts = [0] * 34

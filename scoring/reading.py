@@ -5,7 +5,6 @@ replaces it only when strictly higher."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from . import fan_ids as F
 from .deal import Deal
@@ -16,11 +15,13 @@ from .special import knitted_straight, special_shapes
 from .tally import HIGH_VERSUS_LOW, Tally
 
 
-@dataclass(slots=True)
 class Reading:
-    tally: Tally
-    sets: list[Set] | None  # None for seven pairs, thirteen orphans and the knitted hands
-    tiles: list[int]  # the fourteen tiles (a kong's fourth aside)
+    """One way to read the tiles, with what it counts."""
+
+    def __init__(self, tally: Tally, sets: list[Set] | None, tiles: list[int]) -> None:
+        self.tally = tally
+        self.sets = sets  # None for seven pairs, thirteen orphans and the knitted hands
+        self.tiles = tiles  # the fourteen tiles (a kong's fourth aside)
 
 
 def best_reading(deal: Deal) -> Reading | None:

@@ -7,7 +7,6 @@ removal is kept (which fan, because of which, under which principle) for the exp
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 # What a fan uses: sets as (kind, tile, melded), or plain tile numbers; None = the whole hand.
 Use = tuple[object, ...] | None
@@ -19,19 +18,23 @@ ACCOUNT_ONCE = "account-once"  # 套算一次原则: a set joins at most one com
 HIGH_VERSUS_LOW = "high-versus-low"  # 就高不就低: one reading of a tile or hand, the highest
 
 
-@dataclass(slots=True)
 class Dropped:
-    id: int
-    because_of: int | None
-    rule: str
-    count: int
+    """A fan shown but not counted: which, because of which, under which principle."""
+
+    # Plain classes with their own __init__: mypyc compiles these (a dataclass's generated
+    # __init__ stays interpreted), and a hand makes several.
+    def __init__(self, id: int, because_of: int | None, rule: str, count: int) -> None:
+        self.id = id
+        self.because_of = because_of
+        self.rule = rule
+        self.count = count
 
 
-@dataclass(slots=True)
 class Tally:
-    counts: dict[int, int] = field(default_factory=dict)
-    uses: dict[int, list[Use]] = field(default_factory=dict)
-    dropped: list[Dropped] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.counts: dict[int, int] = {}
+        self.uses: dict[int, list[Use]] = {}
+        self.dropped: list[Dropped] = []
 
     def add(self, fan: int, use: Use = None, n: int = 1) -> None:
         counts = self.counts
