@@ -7,12 +7,17 @@ at the same tile), because the first of two equally scored decompositions is the
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import product
 
 CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
 # A set: (kind, tile, melded). A chow is named by its middle tile, like the reference does.
 Set = tuple[int, int, bool]
+
+# Per-suit answers are cached by the suit's counts. Hands seen in play repeat a few thousand
+# suit patterns; a client sending arbitrary hands could reach hundreds of thousands, so the
+# caches keep the most recent ones only (a server's memory stays bounded).
+SUIT_CACHE = 1 << 14
 
 
 def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
@@ -45,7 +50,7 @@ def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
     return found
 
 
-@cache
+@lru_cache(maxsize=SUIT_CACHE)
 def _suit_divisions(
     group: tuple[int, ...], base: int, with_pair: bool
 ) -> tuple[tuple[tuple[Set, ...], int], ...]:
@@ -94,7 +99,7 @@ def _suit_divisions(
     return tuple(found)
 
 
-@cache
+@lru_cache(maxsize=SUIT_CACHE)
 def _suit_complete(counts: tuple[int, ...], with_pair: bool) -> bool:
     """Whether one suit's counts split into sets (and one pair when asked)."""
     if with_pair:
@@ -157,7 +162,7 @@ def basic_waits(counts: list[int]) -> list[int]:
     return waits
 
 
-@cache
+@lru_cache(maxsize=SUIT_CACHE)
 def _group_waits(group: tuple[int, ...], with_pair: bool) -> tuple[int, ...]:
     """Which tiles of one suit complete it (suit patterns repeat, so this is cached)."""
     found = []
