@@ -76,7 +76,7 @@ def box_corners(box: Box) -> list[list[float]]:
 def read_label_file(path: Path, images: Path | None = None) -> list[LabelledPhoto]:
     """The photos of one COCO file or Label Studio JSON export. `images`: the folder the
     photos' paths are relative to (default: a COCO file's `info.images_root`, else its own
-    folder; for Label Studio, the current folder)."""
+    folder; for Label Studio, the current folder, else the export's own)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -87,7 +87,7 @@ def read_label_file(path: Path, images: Path | None = None) -> list[LabelledPhot
         if isinstance(data, dict) and {"images", "annotations", "categories"} <= set(data):
             return _from_coco(data, path, images)
         if isinstance(data, list):
-            return _from_labelstudio(data, images or Path.cwd())
+            return _from_labelstudio(data, [images] if images else [Path.cwd(), path.parent])
     except (UnsafePath, labelstudio.LabelStudioError) as exc:
         raise LabelFileError(f"{path}: {exc}") from None
     raise LabelFileError(f"{path}: neither a COCO file nor a Label Studio JSON export")
@@ -144,11 +144,13 @@ def _code(name: str) -> str:
     return code
 
 
-def _from_labelstudio(export: list[Any], images: Path) -> list[LabelledPhoto]:
+def _from_labelstudio(export: list[Any], roots: list[Path]) -> list[LabelledPhoto]:
+    """The export's photos, each found under the first of `roots` that has it."""
     out = []
     for task in labelstudio.read_export(export):
         rel = _photo_of(task)
-        source = inside(images, rel)
+        found = [inside(root, rel) for root in roots]
+        source = next((f for f in found if f.is_file()), found[0])
         width, height = task.width, task.height
         if width is None or height is None:
             width, height = _size_of(source)

@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--images",
         metavar="PHOTOS",
         help="the folder the photos' paths are relative to (default: the folder a COCO file "
-        "was labelled from or lies in; for Label Studio exports, the current folder)",
+        "was labelled from or lies in; for a Label Studio export, the current folder or the "
+        "export's own)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 

@@ -210,3 +210,18 @@ def test_formats_are_parsed_by_name() -> None:
 def test_tasks_quote_the_photo_path_in_the_url() -> None:
     labels = photo_labels("night 1/a#1.jpg", 100, 100, {"tiles": tiles_for(100, 100)})
     assert tasks_of([labels])[0]["data"]["image"] == "/data/local-files/?d=night%201/a%231.jpg"
+
+
+def test_an_export_beside_its_photos_needs_no_images_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    photos = tmp_path / "photos"
+    write_photo(photos / "night" / "a.jpg", 6, (100, 100))
+    region = labelstudio.region("C", (10, 10, 20, 30), 100, 100)
+    export = [
+        {"data": {"image": "x", "photo": "night/a.jpg"}, "annotations": [{"result": [region]}]}
+    ]
+    (photos / "export.json").write_text(json.dumps(export))
+    monkeypatch.chdir(tmp_path)
+    summary = import_labels([photos / "export.json"], tmp_path / "train")
+    assert summary.photos == 1 and (tmp_path / "train" / "images" / "night" / "a.jpg").is_file()
