@@ -24,7 +24,9 @@ MINIMUM = 8  # 起和番: points needed to declare a win, flowers not counted
 BASE_PAYMENT = 8  # every loser pays 8 on top of what the winner's hand is worth
 
 
-@dataclass(slots=True)  # not frozen: one is built per counted fan, and frozen init is slow
+# FanScore and Exclusion write their own __init__ (init=False): one is built per fan shown,
+# and mypyc compiles an __init__ written here, where a generated one stays interpreted.
+@dataclass(init=False, slots=True)  # not frozen: frozen init is slow
 class FanScore:
     id: int
     name_en: str
@@ -32,6 +34,16 @@ class FanScore:
     points: int
     count: int
     sets: tuple[str, ...]
+
+    def __init__(
+        self, id: int, name_en: str, name_zh: str, points: int, count: int, sets: tuple[str, ...]
+    ) -> None:
+        self.id = id
+        self.name_en = name_en
+        self.name_zh = name_zh
+        self.points = points
+        self.count = count
+        self.sets = sets
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,12 +56,18 @@ class FanScore:
         }
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class Exclusion:
     id: int
     because_of: int | None
     rule: str
     count: int = 1
+
+    def __init__(self, id: int, because_of: int | None, rule: str, count: int = 1) -> None:
+        self.id = id
+        self.because_of = because_of
+        self.rule = rule
+        self.count = count
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "because_of": self.because_of, "rule": self.rule}
