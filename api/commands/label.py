@@ -107,11 +107,16 @@ def _models(args: argparse.Namespace) -> tuple[Any, Any]:
     """The recognizer (for one local worker; others load their own) and the taught set."""
     from api.teach import asked_set
     from vision.pipeline import Recognizer
-    from vision.registry import ModelMissingError
+    from vision.registry import ModelMissingError, require
     from vision.tileset import TileSetError
 
     one_here = args.engine == "local" and args.workers == 1
-    if not one_here and args.set is None and not (args.detector or args.classifier):
+    if not one_here and args.set is None:
+        try:  # checked here: a worker that cannot load them would be started again and again
+            for name in ("detector", "classifier", "sideways", "sideways_look"):
+                require(name, {"detector": args.detector, "classifier": args.classifier}.get(name))
+        except ModelMissingError as exc:
+            raise CliError(str(exc)) from exc
         return None, None
     try:
         recognizer = Recognizer(args.detector, args.classifier)

@@ -215,6 +215,11 @@ def test_two_workers_label_the_same_as_one(tmp_path: Path) -> None:
         ([".", "--out", "o", "--format", "coco,cvat"], "unknown format 'cvat'"),
         ([".", "--out", "o", "--workers", "0"], "--workers must be at least 1"),
         ([".", "--out", "o", "--set", "nobody"], "no tile set named 'nobody'"),
+        (
+            [".", "--out", "o", "--workers", "2", "--detector", "no.onnx"],
+            "detector model not found",
+        ),
+        ([".", "--out", "o", "--engine", "ray", "--classifier", "no.onnx"], "classifier model not"),
     ],
 )
 def test_bad_arguments_are_one_line(
