@@ -41,20 +41,26 @@ def _string(value: str) -> str:
 
 
 def _write(value: object, out: list[str]) -> None:
-    if isinstance(value, str):
-        out.append(_string(value))
+    kind = type(value)
+    if kind is str:
+        out.append(_string(str(value)))
     elif value is None:
         out.append("null")
     elif value is True:
         out.append("true")
     elif value is False:
         out.append("false")
-    elif type(value) is int:
+    elif kind is int:
         out.append(str(value))
-    elif type(value) is dict and all(isinstance(k, str) for k in value):
+    elif isinstance(value, dict) and kind is dict:
+        mark = len(out)
         out.append("{")
         first = True
         for k, v in value.items():
+            if type(k) is not str:  # the json module's rules for other keys: all of it there
+                del out[mark:]
+                out.append(_plain(value))
+                return
             if not first:
                 out.append(",")
             first = False
@@ -62,7 +68,7 @@ def _write(value: object, out: list[str]) -> None:
             out.append(":")
             _write(v, out)
         out.append("}")
-    elif type(value) is list or type(value) is tuple:
+    elif isinstance(value, list | tuple) and (kind is list or kind is tuple):
         out.append("[")
         first = True
         for v in value:
@@ -71,5 +77,5 @@ def _write(value: object, out: list[str]) -> None:
             first = False
             _write(v, out)
         out.append("]")
-    else:  # floats, int subclasses, other keys: the json module's own rules
+    else:  # str and int subclasses, floats: the json module's own rules
         out.append(_plain(value))
