@@ -108,12 +108,15 @@ def fetch_art_command() -> str:
     return "`make art` in a checkout of mjlens (the art goes to its .cache/art/)"
 
 
-def given_model(option: str, path: str | None) -> None:
+def given_model(option: str, name: str, path: str | None) -> None:
     """A model file named on the command line must be there; raises CliError saying which."""
     from api.errors import CliError
 
     if path is not None and not Path(path).is_file():
-        raise CliError(f"{option} {path}: no such file (give the path of an .onnx model)")
+        raise CliError(
+            f"{name} model not found at {path}: give {option} the path of an .onnx model,"
+            " or leave it out for the shipped one"
+        )
 
 
 def missing_models(needed: tuple[str, ...] | None = None) -> str:

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.registry import ModelMissingError
     from vision.tileset import TileSetError
 
-    given_model("--model", args.model)
+    given_model("--model", "classifier", args.model)
     try:
         classifier = Classifier(args.model)
         tileset = asked_set(args.set, classifier)

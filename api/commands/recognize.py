@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.tileset import TileSetError
 
     context = context_from(args)
-    given_model("--detector", args.detector)
-    given_model("--classifier", args.classifier)
+    given_model("--detector", "detector", args.detector)
+    given_model("--classifier", "classifier", args.classifier)
     try:
         check_context(context)  # the same for every photo: before any is read
         recognizer = Recognizer(args.detector, args.classifier)

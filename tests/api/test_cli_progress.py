@@ -109,7 +109,8 @@ def test_a_model_path_that_is_not_there_is_named(capsys: pytest.CaptureFixture[s
     assert main(["classify", str(SAMPLE), "--model", "/no/such/model.onnx"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == (
-        "mjlens: error: --model /no/such/model.onnx: no such file (give the path of an .onnx model)"
+        "mjlens: error: classifier model not found at /no/such/model.onnx: give --model the"
+        " path of an .onnx model, or leave it out for the shipped one"
     )
 
 
