@@ -1,7 +1,8 @@
 """The request head: headers within a size, and HEAD answered as GET is, without the body.
 
-- Headers over `header_bytes` in all are refused with a 431 problem whatever way they
-  arrived (the HTTP layer refuses only a head that is still incomplete past its buffer).
+- A request target and headers over `header_bytes` in all are refused with a 431 problem
+  whatever way they arrived (the HTTP layer refuses only a head still incomplete past its
+  buffer).
 - FastAPI routes declared with GET refuse HEAD (405); monitors and link checkers send HEAD.
   The request runs as GET and the body it would have sent is dropped, keeping the status
   and headers (Content-Length included), as RFC 9110 9.3.2 asks.
@@ -25,10 +26,11 @@ class HeaderCap:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+            size += len(scope.get("raw_path") or b"") + len(scope.get("query_string", b""))
             if size > self.header_bytes:
                 detail = (
-                    f"the request headers are {size // 1024} KiB, over the limit of "
-                    f"{self.header_bytes // 1024} KiB"
+                    f"the request target and headers are {size // 1024} KiB, over the limit "
+                    f"of {self.header_bytes // 1024} KiB"
                 )
                 response = problem_response(Request(scope), HEADERS_TOO_LARGE, detail)
                 response.headers["connection"] = "close"

@@ -175,8 +175,9 @@ def test_a_connection_that_sends_nothing_is_closed(port: int) -> None:
         (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 64, 400),
         (b"POST /v1/score HTTP/1.1\r\nHost: x\r\nContent-Length: lots\r\n\r\n", 400),
         (b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 100_000 + b"\r\n\r\n", 431),
+        (b"GET /?q=" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 431),
     ],
-    ids=["bad request line", "TLS hello", "bad content-length", "headers over 16 KiB"],
+    ids=["bad request line", "TLS hello", "bad content-length", "headers over 16 KiB", "long URL"],
 )
 def test_malformed_http_is_a_problem(port: int, request_bytes: bytes, status: int) -> None:
     with socket.create_connection(("127.0.0.1", port)) as sock:
