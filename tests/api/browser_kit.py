@@ -201,3 +201,8 @@ def sample_as(tmp_path: Path, suffix: str, width: int | None = None) -> Path:
 def pick_photo(driver: Any, path: Path) -> None:
     driver.get_log("browser")  # drop what earlier tests left: they are checked on their own
     driver.find_element("id", "photo-input").send_keys(str(path))
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two rectangles (x1, y1, x2, y2) share more than half a pixel each way."""
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5

@@ -76,10 +76,6 @@ def rect(element: Any) -> tuple[float, float, float, float]:
     return (r["x"], r["y"], r["x"] + r["width"], r["y"] + r["height"])
 
 
-def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
-
-
 def assert_tappable(driver: Any, css: str) -> int:
     found = [e for e in driver.find_elements("css selector", css) if e.is_displayed()]
     assert found, css
@@ -156,7 +152,7 @@ def test_a_flagged_photo_its_notes_zoom_and_score(
         assert photo[0] - 1 <= r[0] and r[2] <= photo[2] + 1 and photo[1] - 1 <= r[1]
         assert r[3] <= photo[3] + 1
     for a, b in itertools.combinations(labels, 2):
-        assert not overlap(a, b), (a, b)
+        assert not kit.overlap(a, b), (a, b)
 
     # A self-drawn win has no discarder: no "null" anywhere, no payment line for it.
     kit.click(browser, "#self_drawn")
@@ -355,59 +351,6 @@ def test_an_error_says_why_in_the_pages_language(server: str, browser: Any, tmp_
     kit.wait(browser, lambda d: CJK.search(d.find_element("id", "status").text))
     kit.click(browser, "#lang")
     kit.assert_no_script_errors(browser, answered="415")
-
-
-def test_the_pages_helpers_on_hard_cases(server: str, browser: Any) -> None:
-    """Labels on a crowd of small, overlapping boxes; boxes off the photo; pointers and
-    non-text in problem answers; notes repeated across the three lists."""
-    browser.get(server)
-    crowd = browser.execute_script(
-        """
-        const items = [];
-        for (let i = 0; i < 60; i++) {  // 60 tiles of 14 x 18 px, each overlapping the next
-          const x = 5 + (i % 20) * 11, y = 5 + Math.floor(i / 20) * 15;
-          items.push({rect: [x, y, x + 14, y + 18], text: i % 3 ? "5p" : "back"});
-        }
-        placeLabels(items, 240, 120);
-        return items.map((it) => it.label);
-        """
-    )
-    placed = [tuple(r) for r in crowd if r is not None]
-    assert len(placed) >= 20  # as many as fit
-    for r in placed:
-        assert min(r[0], r[1]) >= 0 and r[2] <= 240 and r[3] <= 120, r
-    for a, b in itertools.combinations(placed, 2):
-        assert not overlap(a, b), (a, b)
-
-    clamped = browser.execute_script(
-        "return [clampBox([-20, 10, 50, 90], 100, 80), clampBox([120, 10, 150, 40], 100, 80),"
-        " clampBox([10, 10, NaN, 40], 100, 80), clampBox(null, 100, 80)]"
-    )
-    assert clamped == [[0, 10, 50, 80], None, None, None]
-
-    said = browser.execute_script(
-        """
-        return [
-          problemText({type: "/problems/invalid-hand", detail: "5 copies of 1m (at /concealed)"},
-                      {status: 422}),
-          problemText({detail: [{msg: "x"}], title: null}, {status: 400}),
-          problemText({}, {status: 502}),
-        ];
-        """
-    )
-    assert said == ["5 copies of 1m", "the server answered 400", "the server answered 502"]
-
-    shown = browser.execute_script(
-        """
-        return notesOf({
-          notes: [{code: "no_legal_hand", tiles: [], message: "no legal hand was read"}, null],
-          review_reasons: ["no legal hand was read", "something else"],
-          warnings: ["something else", {message: "an object warning"}, 7],
-        }).map((n) => n.code || n.message);
-        """
-    )
-    assert shown == ["no_legal_hand", "something else", "an object warning"]
-    kit.assert_no_script_errors(browser)
 
 
 def test_the_teaching_guide_and_the_api_reader_pass_axe(server: str, browser: Any) -> None:
