@@ -29,6 +29,8 @@ EXTRA_OF_MODULE: dict[str, str] = {
     "hypothesis": "dev",
     "httpx": "dev",
     "selenium": "dev",
+    "pycocotools": "dev",
+    "ray": "ray",
 }
 
 
