@@ -95,25 +95,33 @@ function resetForPhoto() {
 async function handlePhoto(blob, name) {
   rememberPending();
   resetForPhoto();
+  // A photo picked while another is read replaces it: the older answer is dropped.
+  const seq = state.photoSeq = (state.photoSeq || 0) + 1;
+  const current = () => seq === state.photoSeq;
   sayStatus(() => t("reading"), "busy");
   let redrawn = false;
   if (blob.type && !SENT_AS_IS.includes(blob.type)) {
     const jpeg = await redrawnAsJpeg(blob);
     if (jpeg) [blob, name, redrawn] = [jpeg, asJpegName(name), true];
   }
+  if (!current()) return;
   showPhoto(blob, name);
   showCards(true);
   let { res, body } = await postPhoto(blob, name);
+  if (!current()) return;
   if ((res.status === 413 || res.status === 415) && !redrawn) {
     const jpeg = await redrawnAsJpeg(blob);
-    if (jpeg) {
+    if (jpeg && current()) {
       [blob, name] = [jpeg, asJpegName(name)];
       showPhoto(blob, name);
       ({ res, body } = await postPhoto(blob, name));
     }
   }
+  if (!current()) return;
   if (!res.ok) {
-    state.photo.sha256 = await sha256Hex(blob);
+    const sha256 = await sha256Hex(blob);
+    if (!current()) return;
+    state.photo.sha256 = sha256;
     sayStatus(() => {
       const detail = problemText(body, res);
       return res.status === 0 ? t("reading_needs_server") : res.status === 503 ? t("not_ready", { detail }) : t("failed", { detail });
@@ -122,7 +130,9 @@ async function handlePhoto(blob, name) {
     changed();
     return;
   }
-  state.photo.sha256 = body.sha256 || (await sha256Hex(blob));
+  const sha256 = body.sha256 || (await sha256Hex(blob));
+  if (!current()) return;
+  state.photo.sha256 = sha256;
   fromRecognition(body);
   const total = body.timings_ms && (body.timings_ms.api_total || body.timings_ms.total);
   // A doubt only over which flower a flower is changes no score: say so, not "check".
