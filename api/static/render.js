@@ -169,7 +169,8 @@ function renderScore() {
   for (const ex of score.excluded || []) {
     const li = document.createElement("li");
     const by = ex.because_of ? ` — ${t("excluded_by")} ${fanName(ex.because_of)}` : "";
-    li.textContent = `${fanName(ex.id, ex)}${by}${ex.rule ? " (" + ex.rule + ")" : ""}`;
+    const rule = typeof ex.rule === "string" ? (STRINGS.en["rule_" + ex.rule] ? t("rule_" + ex.rule) : ex.rule) : "";
+    li.textContent = `${fanName(ex.id, ex)}${by}${rule ? " (" + rule + ")" : ""}`;
     $("excluded").appendChild(li);
   }
   $("excluded-box").hidden = !(score.excluded || []).length;

@@ -289,6 +289,11 @@ def test_manual_entry_works_offline_once_installed(tmp_path: Path, browser: Any)
 
         want = str(score(parse_notation("[567m,2][999s,3][EEEE]123pCC")).total)
         kit.wait(browser, lambda d: kit.total(d) == want)
+        excluded = "return document.getElementById('excluded').textContent"
+        assert "(non-repeat)" in browser.execute_script(excluded)
+        kit.click(browser, "#lang")  # the principle in the page's words, not the scorer's code
+        kit.wait(browser, lambda d: "(不重复原则)" in d.execute_script(excluded))
+        kit.click(browser, "#lang")
         scroll_to(browser, "hand-card")
         kit.shot(browser, "5-manual")
         assert axe_violations(browser) == []
