@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from scoring import score as score_hand
+from vision.calibration import reading_features, shipped_review_model
 from vision.context import ContextError, check_context
 from vision.decode import decode
 from vision.load import Photo, load_photo
@@ -192,7 +193,24 @@ def interpret(
     scored = _score(decoded.hand, ruleset)
     _lap(timings, "score", clock)
     doubts = review_notes(found, decoded, scored, tiles)
-    return Recognition(tiles, found, decoded, scored, notes, bool(doubts), doubts, timings)
+    model = shipped_review_model()
+    if model is None:  # no calibrated model: any check that fired flags the reading
+        return Recognition(tiles, found, decoded, scored, notes, bool(doubts), doubts, timings)
+    p_right = model.p_right(reading_features(tiles, found, decoded, doubts, notes))
+    review = model.flags(p_right, doubts)
+    # The decoder's own doubt (another reading, which flower) or a hard check says why;
+    # otherwise the probability alone flagged the reading: say so.
+    own_doubt = bool(doubts) and p_right >= decoded.confidence * (1 - 1e-9)
+    hard = any(note.code in model.hard_checks for note in doubts)
+    if review and not (own_doubt or hard):
+        message = (
+            f"the reading is right with probability {p_right:.2f}, under the review "
+            f"threshold {model.threshold:.2f}"
+        )
+        doubts = [Note(NoteCode.UNLIKELY_RIGHT, message), *doubts]
+    return Recognition(
+        tiles, found, decoded, scored, notes, review, doubts, timings, p_right=p_right
+    )
 
 
 def _score(hand: Json | None, ruleset: str) -> Json | None:

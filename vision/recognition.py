@@ -34,6 +34,8 @@ class Recognition:
     sha256: str = ""
     photo: Photo | None = None  # the decoded photo, for drawing; not part of the JSON
     tileset: str | None = None  # the name of the taught set the tiles were read with
+    # How likely the reading is right (`vision.calibration`); None without a review model.
+    p_right: float | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -51,8 +53,9 @@ class Recognition:
 
     @property
     def score_review(self) -> bool:
-        """A review reason the score may be wrong for, not only which flower a flower is."""
-        return doubts_score(self.doubts)
+        """Flagged for a reason the score may be wrong for, not only which flower a flower
+        is."""
+        return self.review and doubts_score(self.doubts)
 
     @property
     def waits(self) -> list[Json] | None:
@@ -75,6 +78,7 @@ class Recognition:
             "review_reasons": self.review_reasons,
             "notes": [note.to_json() for note in self.all_notes],
             "score_review": self.score_review,
+            "p_right": None if self.p_right is None else round(self.p_right, 4),
             "confidence": round(self.decoded.confidence, 4),
             "flower_confidence": round(self.decoded.flower_confidence, 4),
             "changes": [c.to_json() for c in self.decoded.changes],

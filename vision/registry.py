@@ -27,7 +27,8 @@ class ModelMissingError(FileNotFoundError):
 @dataclass(frozen=True)
 class ShippedModel:
     """One shipped file. `name` keys a recognition's `models` JSON and the registry;
-    `trainer` is the `mjlens train` model that writes it; `required`: recognition cannot run
+    `trainer` is the `mjlens train` model that writes it, or `fitted_by` the command that
+    does; `required`: recognition cannot run
     without it (an optional file's stage is skipped where the file is absent)."""
 
     name: str
@@ -35,6 +36,7 @@ class ShippedModel:
     purpose: str
     required: bool
     trainer: str
+    fitted_by: str = ""
 
     @property
     def path(self) -> Path:
@@ -97,6 +99,14 @@ MODELS: tuple[ShippedModel, ...] = (
         required=True,
         trainer="sideways",
     ),
+    ShippedModel(
+        "review",
+        "review.json",
+        "the logistic model of how likely a reading is right, and the review flag's threshold",
+        required=False,
+        trainer="",
+        fitted_by="python benchmarks/review.py fit",
+    ),
 )
 _BY_NAME = {model.name: model for model in MODELS}
 
@@ -114,9 +124,10 @@ def require(name: str, path: str | Path | None = None) -> Path:
     is not there."""
     file = Path(path) if path is not None else shipped(name).path
     if not file.is_file():
+        model = shipped(name)
+        how = model.fitted_by or f"mjlens train {model.trainer}"
         raise ModelMissingError(
-            f"{name} model not found at {file}: train it "
-            f"(mjlens train {shipped(name).trainer}) or pass its path"
+            f"{name} model not found at {file}: train it ({how}) or pass its path"
         )
     return file
 

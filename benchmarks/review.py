@@ -1,0 +1,271 @@
+"""The calibrated review flag: fit P(right) on one set of renders, measure it on another.
+
+    python benchmarks/recognize.py render --out .cache/review_fit_5510 --n 200 \
+        --sources kde gnome --size 1024 --seed 5510
+    python benchmarks/recognize.py render --out .cache/review_eval_5520 --n 300 \
+        --sources kde gnome --size 1024 --seed 5520
+    python benchmarks/review.py fit --data .cache/review_fit_5510 \
+        --cache .cache/tiles_review_fit_5510 --seed 5510 [--out vision/weights/review.json]
+    python benchmarks/review.py eval --data .cache/review_eval_5520 \
+        --cache .cache/tiles_review_eval_5520 [--report R.json]
+
+Each photo is read with the shipped models (their tiles kept in `--cache`, as
+`benchmarks/recognize.py eval --mode models --cache` keeps them) under the context a user
+would give, and is "right" when its hand and its score are (`benchmarks/recognize.py`'s
+test). `fit` fits the logistic model of `vision.calibration` on every photo of the set and
+chooses the threshold on the same set, from out-of-fold probabilities (5 folds), as the
+lowest at which the unflagged reads are at least `--target` right. `eval` reports, over the
+photos that show the whole hand, the reliability of the probabilities (per bin: photos, mean
+probability, share right) and, side by side, the review checks' flag (any check fired) and
+the calibrated flag: hands right, flag rate, unflagged reads right, wrong hands flagged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import itertools
+
+from benchmarks.recognize import _TILE_FIELDS, _row, context_of, models_read
+from vision.calibration import (
+    FEATURES,
+    GUESS_CHECKS,
+    ReviewModel,
+    fit_logistic,
+    load_review_model,
+    reading_features,
+    shipped_review_model,
+)
+from vision.notes import Note, NoteCode
+from vision.pipeline import Recognizer, interpret
+from vision.registry import shipped
+from vision.types import Tiles
+
+Json = dict[str, Any]
+BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
+# (name, hard checks, whether a check must fire for the probability to flag)
+VARIANTS = (
+    ("probability", frozenset(), False),
+    ("probability_and_guesses", GUESS_CHECKS, False),
+    ("checks_cleared_by_probability", frozenset(), True),
+    ("checks_cleared_by_probability_but_guesses", GUESS_CHECKS, True),
+)
+
+
+def readings(data: Path, cache: Path, n: int | None = None, ruleset: str = "mcr") -> list[Json]:
+    """Per photo (the first `n`, in order): its features (None where no hand was read),
+    whether the reading is right, whether the photo shows the whole hand, and the review
+    checks that fired."""
+    recognizer: Recognizer | None = None
+    rows = []
+    for path in sorted(data.glob("*.json"))[:n]:
+        label = json.loads(path.read_text())
+        jpg = path.with_suffix(".jpg")
+        kept = cache / f"{jpg.stem}.npz"
+        if kept.exists():  # read by `benchmarks/recognize.py eval --mode models --cache`
+            with np.load(kept) as z:
+                tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
+                size = (int(z["size"][0]), int(z["size"][1]))
+        else:
+            recognizer = recognizer or Recognizer()
+            tiles, size = models_read(recognizer, jpg, cache)
+        result = interpret(tiles, context_of(label["hand"]), ruleset, image_size=size)
+        in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
+        row = _row(path.stem, label["hand"], result, ruleset, in_hand)
+        features = reading_features(
+            result.tiles, result.layout, result.decoded, result.doubts, result.notes
+        )
+        rows.append(
+            {
+                "photo": path.stem,
+                "right": bool(row["hand_right"] and row["score_right"]),
+                "complete": bool(row["complete"]),
+                "checks": [note.code.value for note in result.doubts],
+                "features": None if features is None else features.tolist(),
+            }
+        )
+    return rows
+
+
+def _matrix(rows: list[Json]) -> tuple[np.ndarray, np.ndarray]:
+    read = [r for r in rows if r["features"] is not None]
+    return np.array([r["features"] for r in read]), np.array([r["right"] for r in read], bool)
+
+
+def out_of_fold(rows: list[Json], folds: int = 5, l2: float = 1.0) -> np.ndarray:
+    """Each photo's probability from a model fitted on the other folds (0 where no hand)."""
+    p = np.zeros(len(rows))
+    read = [k for k, r in enumerate(rows) if r["features"] is not None]
+    order = np.random.default_rng(0).permutation(len(read))
+    for fold in range(folds):
+        held = {read[k] for k in order[fold::folds]}
+        train = [rows[k] for k in read if k not in held]
+        x, y = _matrix(train)
+        model = fit_logistic(x, y, l2)
+        for k in held:
+            p[k] = model.p_right(np.array(rows[k]["features"]))
+    return p
+
+
+def choose_threshold(
+    p: np.ndarray, right: np.ndarray, hard: np.ndarray, checked: np.ndarray, target: float
+) -> float:
+    """The lowest threshold at which the unflagged reads are at least `target` right (and at
+    least one stays unflagged): those no hard check flags, at or above the threshold or,
+    where a check is needed, with no check fired."""
+    for t in sorted(set(np.round(p, 6))):
+        kept = ((p >= t) | ~checked) & ~hard
+        if kept.any() and right[kept].mean() >= target:
+            return float(t)
+    return 1.0
+
+
+def hard_flags(rows: list[Json], checks: frozenset[NoteCode]) -> np.ndarray:
+    return np.array([any(NoteCode(c) in checks for c in r["checks"]) for r in rows], bool)
+
+
+def fit(args: argparse.Namespace) -> Json:
+    rows = readings(Path(args.data), Path(args.cache), args.n)
+    p = out_of_fold(rows, l2=args.l2)
+    right = np.array([r["right"] for r in rows], bool)
+    # Four ways to flag, chosen between on this set: the probability alone, or with the
+    # checks of a layout guess kept whatever the probability; the checks, cleared where the
+    # probability is high, or all but a layout guess so cleared. Of those whose unflagged
+    # reads out of fold meet the target, the one flagging fewest photos wins (the first of
+    # equals).
+    fired = np.array([bool(r["checks"]) for r in rows], bool)
+    everything = np.ones(len(rows), bool)
+    variants = {}
+    for name, checks, needs_check in VARIANTS:
+        hard = hard_flags(rows, checks)
+        checked = fired if needs_check else everything
+        t = choose_threshold(p, right, hard, checked, args.target)
+        flagged = ((p < t) & checked) | hard
+        variants[name] = (checks, needs_check, t, flagged)
+
+    def rank(k: str) -> tuple[bool, float]:
+        flagged = variants[k][3]
+        unflagged_right = float(right[~flagged].mean()) if (~flagged).any() else 0.0
+        return unflagged_right < args.target, float(flagged.mean())
+
+    name = min(variants, key=rank)
+    checks, needs_check, threshold, flagged = variants[name]
+    x, y = _matrix(rows)
+    fitted = fit_logistic(x, y, args.l2)
+    model = ReviewModel(
+        fitted.weights, fitted.bias, fitted.mean, fitted.scale, threshold, checks, needs_check
+    )
+    fitted_on = {
+        "data": f"benchmarks/recognize.py render --sources kde gnome --size 1024 --n {len(rows)}"
+        f" --seed {args.seed}",
+        "photos": len(rows),
+        "right": int(right.sum()),
+        "l2": args.l2,
+        "threshold_target": args.target,
+        "flag": name,
+    }
+    Path(args.out).write_text(json.dumps(model.to_json(fitted_on), indent=1) + "\n")
+    return {
+        "chosen": name,
+        "photos": len(rows),
+        "right": round(float(right.mean()), 4),
+        "out_of_fold": {
+            k: {"threshold": t, **flag_figures(f, right)} for k, (_, _, t, f) in variants.items()
+        },
+        "checks_flag": flag_figures(hard_flags(rows, frozenset(NoteCode)), right),
+        "weights": dict(zip(FEATURES, np.round(model.weights, 3).tolist(), strict=True)),
+    }
+
+
+def reliability(p: np.ndarray, right: np.ndarray) -> list[Json]:
+    """Per probability bin: photos, their mean probability and the share read right."""
+    out = []
+    for lo, hi in itertools.pairwise(BINS):
+        inside = (p >= lo) & (p < hi)
+        if inside.any():
+            out.append(
+                {
+                    "bin": f"{lo:.2f}-{min(hi, 1.0):.2f}",
+                    "photos": int(inside.sum()),
+                    "mean_p": round(float(p[inside].mean()), 3),
+                    "right": round(float(right[inside].mean()), 3),
+                }
+            )
+    return out
+
+
+def flag_figures(flagged: np.ndarray, right: np.ndarray) -> Json:
+    return {
+        "flag_rate": round(float(flagged.mean()), 4),
+        "unflagged_right": round(float(right[~flagged].mean()), 4) if (~flagged).any() else None,
+        "unflagged": int((~flagged).sum()),
+        "unflagged_wrong": int((~flagged & ~right).sum()),
+        "wrong_flagged": f"{int((flagged & ~right).sum())} of {int((~right).sum())}",
+        "right_flagged": f"{int((flagged & right).sum())} of {int(right.sum())}",
+    }
+
+
+def evaluate(args: argparse.Namespace) -> Json:
+    model = load_review_model(Path(args.model)) if args.model else shipped_review_model()
+    if model is None:
+        raise SystemExit(f"no review model: fit one ({shipped('review').path} is missing)")
+    rows = readings(Path(args.data), Path(args.cache), args.n)
+    for row in rows:
+        features = None if row["features"] is None else np.array(row["features"])
+        row["p"] = model.p_right(features)
+    out: Json = {"threshold": model.threshold}
+    for name, chosen in (("complete", [r for r in rows if r["complete"]]), ("all", rows)):
+        p = np.array([r["p"] for r in chosen])
+        right = np.array([r["right"] for r in chosen], bool)
+        checks = np.array([bool(r["checks"]) for r in chosen], bool)
+        out[name] = {
+            "photos": len(chosen),
+            "right": round(float(right.mean()), 4),
+            "checks_flag": flag_figures(checks, right),
+            "calibrated_flag": flag_figures(
+                np.array([model.flags(r["p"], _notes(r)) for r in chosen], bool), right
+            ),
+            "brier": round(float(np.mean((p - right) ** 2)), 4),
+            "reliability": reliability(p, right),
+        }
+    if args.report:
+        Path(args.report).write_text(json.dumps({"summary": out, "photos": rows}, indent=1))
+    return out
+
+
+def _notes(row: Json) -> list[Note]:
+    return [Note(NoteCode(code), code) for code in row["checks"]]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    f = sub.add_parser("fit", help="fit the model and its threshold on one set of renders")
+    f.add_argument("--data", required=True)
+    f.add_argument("--cache", required=True, help="the models' tiles of each photo")
+    f.add_argument("--seed", type=int, required=True, help="the seed the set was rendered with")
+    f.add_argument("--n", type=int, help="the first N photos only")
+    f.add_argument("--out", default=str(shipped("review").path))
+    f.add_argument("--l2", type=float, default=1.0)
+    f.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
+    e = sub.add_parser("eval", help="measure the model on a set rendered after fitting")
+    e.add_argument("--data", required=True)
+    e.add_argument("--cache", required=True)
+    e.add_argument("--n", type=int, help="the first N photos only")
+    e.add_argument("--model", help="review model JSON (default: the shipped one)")
+    e.add_argument("--report", help="write every photo's probability here (JSON)")
+    args = parser.parse_args()
+    result = fit(args) if args.command == "fit" else evaluate(args)
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The calibrated review flag: the logistic fit, the shipped model and the flag it gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.calibration import (
+    FEATURES,
+    GUESS_CHECKS,
+    ReviewModel,
+    fit_logistic,
+    load_review_model,
+    reading_features,
+    shipped_review_model,
+)
+from vision.decode import Decoded
+from vision.layout import layout
+from vision.notes import Note, NoteCode
+from vision.pipeline import interpret
+from vision.registry import shipped
+from vision.simulate import lay_out_hand, tiles_from_annotations
+
+HAND = {
+    "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "W"],
+    "winning_tile": "W",
+    "flowers": ["3h"],
+}
+
+
+def test_the_fit_recovers_a_known_logistic_model() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(4000, 2)) * [1.0, 3.0] + [0.5, -1.0]
+    logit = 2.0 * (x[:, 0] - 0.5) - 0.5 * (x[:, 1] + 1.0) / 3.0 * 3.0 + 0.3
+    right = rng.random(4000) < 1 / (1 + np.exp(-logit))
+    model = fit_logistic(x, right, l2=1e-6)
+    # Weights are on standardized inputs: times each input's spread.
+    assert model.weights[0] == pytest.approx(2.0 * 1.0, abs=0.25)
+    assert model.weights[1] == pytest.approx(-0.5 * 3.0, abs=0.25)
+    p = np.array([model.p_right(row) for row in x])
+    # Calibrated on its own data: predicted and observed rates agree within each half.
+    for half in (p < 0.5, p >= 0.5):
+        assert p[half].mean() == pytest.approx(right[half].mean(), abs=0.03)
+
+
+def test_the_penalty_shrinks_the_weights() -> None:
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(200, 3))
+    right = rng.random(200) < 1 / (1 + np.exp(-2 * x[:, 0]))
+    loose, tight = fit_logistic(x, right, 1e-6), fit_logistic(x, right, 100.0)
+    assert np.abs(tight.weights).sum() < np.abs(loose.weights).sum()
+
+
+def test_no_hand_is_never_right_and_hard_checks_flag_whatever_the_probability() -> None:
+    model = ReviewModel(
+        np.zeros(len(FEATURES)), 5.0, np.zeros(len(FEATURES)), np.ones(len(FEATURES)), 0.9,
+        frozenset({NoteCode.CROWDED_OUT}),
+    )  # fmt: skip
+    assert model.p_right(None) == 0.0
+    sure = model.p_right(np.zeros(len(FEATURES)))
+    assert sure > 0.99 and not model.flags(sure, [])
+    assert model.flags(sure, [Note(NoteCode.CROWDED_OUT, "a tile in line was left out")])
+    assert not model.flags(sure, [Note(NoteCode.WHICH_FLOWER, "which flower")])
+
+
+def test_a_model_that_needs_a_check_flags_only_where_one_fired() -> None:
+    n = len(FEATURES)
+    model = ReviewModel(np.zeros(n), -5.0, np.zeros(n), np.ones(n), 0.9, needs_check=True)
+    unsure = model.p_right(np.zeros(n))
+    assert unsure < 0.01
+    assert not model.flags(unsure, [])  # no check fired: the reading stands
+    assert model.flags(unsure, [Note(NoteCode.ANOTHER_READING, "another reading")])
+    assert not model.flags(0.95, [Note(NoteCode.ANOTHER_READING, "another reading")])
+
+
+def test_a_model_round_trips_through_its_json(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(300, len(FEATURES)))
+    right = rng.random(300) < 0.7
+    fitted = fit_logistic(x, right)
+    model = ReviewModel(
+        fitted.weights, fitted.bias, fitted.mean, fitted.scale, 0.8, GUESS_CHECKS, True
+    )
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(model.to_json({"data": "test"})))
+    again = load_review_model(path)
+    assert again.hard_checks == GUESS_CHECKS and again.threshold == 0.8 and again.needs_check
+    assert again.p_right(x[0]) == pytest.approx(model.p_right(x[0]), abs=1e-5)
+
+
+def test_a_model_of_other_features_is_refused(tmp_path: Path) -> None:
+    data = json.loads(shipped("review").path.read_text())
+    data["features"] = ["something", *data["features"][1:]]
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="other features"):
+        load_review_model(path)
+
+
+def test_the_shipped_model_is_found_through_the_registry() -> None:
+    model = shipped_review_model()
+    assert model is not None and 0.0 < model.threshold < 1.0
+    data = json.loads(shipped("review").path.read_text())
+    assert data["features"] == list(FEATURES)
+    assert "seed" in data["fitted_on"]["data"]
+
+
+def test_features_follow_the_reading() -> None:
+    ann = lay_out_hand(HAND)
+    sure = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    unsure = tiles_from_annotations(ann, np.random.default_rng(0), (4.0, 5.0))
+    found = layout(sure)
+    assert reading_features(sure, found, Decoded(hand=None, codes=sure.codes), [], []) is None
+    a, b = interpret(sure), interpret(unsure)
+    fa = reading_features(a.tiles, a.layout, a.decoded, a.doubts, a.notes)
+    fb = reading_features(b.tiles, b.layout, b.decoded, b.doubts, b.notes)
+    assert fa is not None and fb is not None and fa.shape == (len(FEATURES),)
+    least = FEATURES.index("log_least_sure_tile")
+    assert fb[least] < fa[least]
+    assert a.p_right is not None and b.p_right is not None and b.p_right <= a.p_right
+
+
+def test_a_sure_reading_is_not_flagged_and_a_doubtful_one_is() -> None:
+    ann = lay_out_hand(HAND)
+    sure = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
+    assert not sure.review and sure.to_json()["p_right"] >= shipped_review_model().threshold  # type: ignore[union-attr]
+    none = interpret(
+        tiles_from_annotations(
+            [a for a in ann if a["code"] not in ("5p", "6p")], np.random.default_rng(0)
+        )
+    )
+    assert none.review and none.p_right == 0.0

@@ -1,0 +1,242 @@
+"""How likely a reading is right: a logistic model over what layout and decoding computed.
+
+The review flag is this probability under a threshold. The model (`vision/weights/review.json`,
+[card](weights/review.md)) is fitted on renders of held-out designs and measured on renders
+made afresh after fitting (`benchmarks/review.py`). Its inputs are the reading's own numbers:
+how sure the decoder is of the hand and of its runner-up, how far the rules overruled the
+tiles, the least sure hand tile, the layout's doubts and the review checks that fired.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.decode import Decoded
+from vision.layout import Layout
+from vision.notes import Note, NoteCode
+from vision.registry import optional
+from vision.roles import HAND_ROLES
+from vision.types import Tiles
+
+Array = npt.NDArray[np.float64]
+
+_FLOOR = 1e-4  # probabilities are taken in logs no lower than this
+_SPREAD = 3.0  # standardized inputs are held within this many standard deviations
+# Review checks that say the reading may be structurally wrong (a tile missing, a meld
+# misplaced), counted as one input; the checks on the tiles' probabilities enter as numbers.
+_STRUCTURAL = frozenset(
+    {
+        NoteCode.CONCEALED_SET_LIKE_MELD,
+        NoteCode.DOUBTFUL_TILE_LEFT_OUT,
+        NoteCode.SEARCH_CUT_SHORT,
+        NoteCode.TOO_MANY_COPIES,
+        NoteCode.SCORER_REJECTS,
+    }
+)
+_FLOWERS_LEFT = frozenset({NoteCode.FLOWERS_LEFT_OUT, NoteCode.MAYBE_FLOWER_LEFT_OUT})
+# The review checks that may flag a reading whatever its probability (a model's
+# `hard_checks` names those it keeps): each says the reading rests on a guess about where a
+# tile lies or whether it is there, which the tiles' probabilities cannot see. The checks on
+# the probabilities themselves (another reading, an overruled tile, an unfamiliar set, which
+# flower) are what the model replaces.
+GUESS_CHECKS = (
+    frozenset(
+        {
+            NoteCode(code)
+            for code in (
+                "reading_sense_unsure",
+                "tile_fits_no_meld",
+                "winning_tile_not_apart",
+                "winning_tile_unsure",
+                "apart_in_thirteen",
+                "kept_out_of_thirteen",
+                "crowded_out",
+                "kong_tile_apart",
+                "row_end_flowers",
+                "flower_taken_as_tile",
+                "askew_tile_taken",
+                "two_crosswise_tiles",
+                "lone_crosswise_taken",
+                "kong_faces_blank",
+                "false_claim",
+                "faint_tile_left_out",
+                "read_as_thirteen",
+            )
+        }
+    )
+    | _STRUCTURAL
+    | _FLOWERS_LEFT
+    | {NoteCode.NO_LEGAL_HAND}
+)
+
+# The inputs, in the order of the model's weights.
+FEATURES = (
+    "log_confidence",  # the hand's share of the legal readings found
+    "log_hand_confidence",  # the same without which flower each flower is
+    "log_margin",  # the hand's share over its runner-up's
+    "log_plausibility",  # the best legal reading against the tile-by-tile one
+    "log_least_sure_tile",  # the least sure face-up hand tile's top probability
+    "unsure_hand_tiles",  # face-up hand tiles whose top probability is under 0.9
+    "unsure_photo_tiles",  # face-up tiles anywhere under 0.6: a set read badly
+    "changes",  # tiles the rules changed
+    "least_detected",  # the least sure hand tile's detector confidence
+    "layout_doubt",  # 1 when the layout made a guess
+    "structural_checks",  # review checks of a misplaced or missing tile
+    "flowers_left_out",  # checks of flowers beside the hand left out
+    "flowers",  # flower tiles laid out: each one's name is a chance to be wrong
+    "hand_at_edge",  # hand tiles touching the photo's edge: part of the hand may be cut off
+)
+
+
+def reading_features(
+    tiles: Tiles, found: Layout, decoded: Decoded, doubts: list[Note], notes: list[Note]
+) -> Array | None:
+    """The model's inputs for one reading (FEATURES), from its review checks (`doubts`) and
+    its other notes; None when no hand was read, which is never right."""
+    if decoded.hand is None:
+        return None
+    hand = [t for g in found.groups if g.role in HAND_ROLES for t in g.tiles]
+    down = np.asarray(tiles.face_down, dtype=bool)
+    shown = [t for t in hand if not down[t]]
+    top = tiles.probs.max(axis=1).astype(np.float64) if len(tiles) else np.zeros(0)
+    runner_up = decoded.alternatives[0][1] if decoded.alternatives else 0.0
+    hand_confidence = decoded.confidence / max(decoded.flower_confidence, _FLOOR)
+    codes = [note.code for note in doubts]
+    values = [
+        _log(decoded.confidence),
+        _log(min(hand_confidence, 1.0)),
+        _log(decoded.confidence) - _log(runner_up),
+        _log(min(decoded.plausibility, 1.0)),
+        _log(float(top[shown].min())) if shown else 0.0,
+        float((top[shown] < 0.9).sum()),
+        float((top[~down] < 0.6).sum()) if len(tiles) else 0.0,
+        float(len([c for c in decoded.changes if c.tile in set(hand)])),
+        float(tiles.confidence[hand].min()) if hand else 0.0,
+        float(found.doubt is not None),
+        float(sum(code in _STRUCTURAL for code in codes)),
+        float(sum(code in _FLOWERS_LEFT for code in codes)),
+        float(len(found.flowers)),
+        float(
+            len(set(hand) & {t for n in notes if n.code is NoteCode.TILE_AT_EDGE for t in n.tiles})
+        ),
+    ]
+    return np.array(values, dtype=np.float64)
+
+
+def _log(p: float) -> float:
+    return math.log(max(p, _FLOOR))
+
+
+@dataclass(frozen=True)
+class ReviewModel:
+    """A logistic model of P(right) over standardized FEATURES, and the review threshold.
+
+    Attributes:
+        weights: one per feature, on standardized inputs.
+        bias: the intercept.
+        mean, scale: the fitting set's mean and standard deviation per feature.
+        threshold: a reading under this probability is flagged for review.
+        hard_checks: review checks that flag a reading whatever its probability.
+        needs_check: a reading is flagged for its probability only where some review check
+            fired (the probability then clears checks that are likely wrong).
+    """
+
+    weights: Array
+    bias: float
+    mean: Array
+    scale: Array
+    threshold: float
+    hard_checks: frozenset[NoteCode] = frozenset()
+    needs_check: bool = False
+
+    def flags(self, p_right: float, doubts: list[Note]) -> bool:
+        """Whether a reading of this probability, with these review checks fired, is flagged."""
+        if any(n.code in self.hard_checks for n in doubts):
+            return True
+        return p_right < self.threshold and (bool(doubts) or not self.needs_check)
+
+    def p_right(self, features: Array | None) -> float:
+        """The probability that the reading is right; 0 where no hand was read.
+
+        Never more than the decoder's own confidence in the hand: where it finds another
+        legal reading about as likely, the model does not overrule it. Inputs are held
+        within 3 standard deviations of the fitting set's, so that a reading unlike any
+        fitted on (simulated tiles, read surely) is not extrapolated to."""
+        if features is None:
+            return 0.0
+        z = np.clip((features - self.mean) / self.scale, -_SPREAD, _SPREAD)
+        logit = float(z @ self.weights + self.bias)
+        p = 1.0 / (1.0 + math.exp(-max(min(logit, 40.0), -40.0)))
+        return min(p, math.exp(float(features[FEATURES.index("log_confidence")])))
+
+    def to_json(self, fitted_on: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "features": list(FEATURES),
+            "weights": [round(float(w), 6) for w in self.weights],
+            "bias": round(self.bias, 6),
+            "mean": [round(float(m), 6) for m in self.mean],
+            "scale": [round(float(s), 6) for s in self.scale],
+            "threshold": round(self.threshold, 6),
+            "hard_checks": sorted(code.value for code in self.hard_checks),
+            "needs_check": self.needs_check,
+            "fitted_on": fitted_on,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReviewModel:
+        if list(data["features"]) != list(FEATURES):
+            raise ValueError("the review model was fitted on other features than these")
+        return cls(
+            weights=np.asarray(data["weights"], np.float64),
+            bias=float(data["bias"]),
+            mean=np.asarray(data["mean"], np.float64),
+            scale=np.asarray(data["scale"], np.float64),
+            threshold=float(data["threshold"]),
+            hard_checks=frozenset(NoteCode(code) for code in data.get("hard_checks", ())),
+            needs_check=bool(data.get("needs_check", False)),
+        )
+
+
+@cache
+def shipped_review_model() -> ReviewModel | None:
+    """The shipped model (`vision/weights/review.json`), or None where it is not there."""
+    path = optional("review")
+    return load_review_model(path) if path is not None else None
+
+
+def load_review_model(path: Path) -> ReviewModel:
+    return ReviewModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def fit_logistic(
+    features: Array, right: npt.NDArray[np.bool_], l2: float = 1.0, threshold: float = 0.5
+) -> ReviewModel:
+    """Logistic regression by Newton's method on the L2-penalised likelihood (the intercept
+    not penalised), on inputs standardized by the fitting set's own mean and spread."""
+    mean = features.mean(axis=0)
+    scale = features.std(axis=0)
+    scale = np.where(scale > 1e-9, scale, 1.0)
+    x = np.hstack(
+        [np.clip((features - mean) / scale, -_SPREAD, _SPREAD), np.ones((len(features), 1))]
+    )
+    y = right.astype(np.float64)
+    penalty = np.full(x.shape[1], l2)
+    penalty[-1] = 0.0
+    w = np.zeros(x.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -40, 40)))
+        gradient = x.T @ (p - y) + penalty * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return ReviewModel(w[:-1].copy(), float(w[-1]), mean, scale, threshold)
