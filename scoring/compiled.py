@@ -16,6 +16,7 @@ path, before the package can be imported.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import json
@@ -196,7 +197,14 @@ def use_compiled(build_dir: Path = BUILD_DIR) -> bool:
     library = GROUP + "__mypyc"
     paths = {f"{PACKAGE}.{m}": _extension(build_dir, m) for m in MODULES}
     paths[library] = _extension(build_dir, library)
-    sys.meta_path.insert(0, _Finder({k: v for k, v in paths.items() if v is not None}))
+    finder = _Finder({k: v for k, v in paths.items() if v is not None})
+    sys.meta_path.insert(0, finder)
+    try:  # all or nothing: a library the loader refuses leaves every module in Python
+        importlib.import_module(library)
+    except (ImportError, OSError) as exc:
+        sys.meta_path.remove(finder)
+        reason = f"the build does not load: {exc}"
+        return False
     return True
 
 

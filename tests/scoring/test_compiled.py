@@ -3,6 +3,7 @@ the pure-Python scorer, its reference, does."""
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
 import subprocess
@@ -85,6 +86,26 @@ def test_a_current_manifest_without_its_modules_is_not_used(tmp_path: Path) -> N
     (tmp_path / compiled.MANIFEST).write_text(json.dumps(compiled.manifest_for()))
     reason = compiled.stale_reason(tmp_path)
     assert reason is not None and reason.endswith(f"missing from {tmp_path}")
+
+
+def test_a_build_that_does_not_load_leaves_python(tmp_path: Path) -> None:
+    """Current hashes but a library the loader refuses: every module stays Python."""
+    (tmp_path / compiled.MANIFEST).write_text(json.dumps(compiled.manifest_for()))
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in (*compiled.MODULES, compiled.GROUP + "__mypyc"):
+        (tmp_path / f"{name}{suffix}").write_bytes(b"not a shared library")
+    assert compiled.stale_reason(tmp_path) is None
+    source = str(ROOT / "scoring" / "compiled.py")
+    code = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('c', {source!r})\n"
+        "c = importlib.util.module_from_spec(spec); spec.loader.exec_module(c)\n"
+        f"print(c.use_compiled(c.Path({str(tmp_path)!r})), c.reason)\n"
+        "print(sum(isinstance(f, c._Finder) for f in sys.meta_path))\n"
+    )
+    used, finders = _python(code, pure=False).splitlines()
+    assert used.startswith("False the build does not load")
+    assert finders == "0"
 
 
 def test_no_build_no_compiled_core(tmp_path: Path) -> None:
