@@ -134,3 +134,10 @@ def test_a_sure_reading_is_not_flagged_and_a_doubtful_one_is() -> None:
         )
     )
     assert none.review and none.p_right == 0.0
+
+
+def test_a_missing_review_model_names_the_command_that_fits_it(tmp_path: Path) -> None:
+    from vision.registry import ModelMissingError, require
+
+    with pytest.raises(ModelMissingError, match=r"benchmarks/review.py fit"):
+        require("review", tmp_path / "review.json")
