@@ -88,7 +88,12 @@ def readings(data: Path, cache: Path, n: int | None = None, ruleset: str = "mcr"
                 "photo": path.stem,
                 "right": bool(row["hand_right"] and row["score_right"]),
                 "complete": bool(row["complete"]),
-                "checks": [note.code.value for note in result.doubts],
+                # The checks alone: not the note of a flag from the probability itself.
+                "checks": [
+                    note.code.value
+                    for note in result.doubts
+                    if note.code is not NoteCode.UNLIKELY_RIGHT
+                ],
                 "features": None if features is None else features.tolist(),
             }
         )
