@@ -174,10 +174,10 @@ def interpret(
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
-    the photo's edge: part of the hand may be outside the picture. Fills `timings`
-    (milliseconds per stage) when given.
+    the photo's edge: part of the hand may be outside the picture. The recognition's
+    `timings_ms` are `timings` (the models' stages, when given) and this half's.
     """
-    timings = timings if timings is not None else {}
+    timings = dict(timings or {})
     checked = check_context(context)
     clock = time.perf_counter()
     tiles, found = laid_out(tiles)
