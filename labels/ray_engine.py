@@ -54,7 +54,7 @@ def ray_engine(settings: LabelerSettings, workers: int = 2, address: str | None 
             RayLabeler,
             fn_constructor_kwargs={"settings": settings, "root": str(root.resolve())},
             batch_size=BATCH,
-            concurrency=workers,
+            compute=ray.data.ActorPoolStrategy(size=workers),
             num_cpus=1,
             batch_format="numpy",
         )
