@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from api.tilesets import SetStore
+from datasets.coco import numbers
 from scoring.tiles import CLASSES
 from vision.classify import Classifier
 from vision.enroll import EnrollmentError
@@ -180,16 +181,11 @@ def labels_from_json(items: Any, where: str = "labels") -> list[Label]:
 
 
 def _numbers(value: Any, n: int) -> list[float]:
-    if (
-        not isinstance(value, list)
-        or len(value) != n
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        raise ValueError(f"expected {n} numbers, got {value!r}")
-    numbers = [float(v) for v in value]
-    if not all(abs(v) < 1e6 for v in numbers):
+    """A label's numbers, within a range no photo's pixels leave."""
+    values = numbers(value, n)
+    if not all(abs(v) < 1e6 for v in values):
         raise ValueError(f"coordinates out of range: {value!r}")
-    return numbers
+    return values
 
 
 def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:

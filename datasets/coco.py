@@ -45,6 +45,17 @@ CATEGORY_ID = {code: i + 1 for i, code in enumerate(CLASSES)}
 ImageRecord = tuple[Any, ...]
 
 
+def numbers(value: Any, n: int) -> list[float]:
+    """`n` numbers from a label file's list (a bbox, a corner); bools are not numbers."""
+    if (
+        not isinstance(value, list)
+        or len(value) != n
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError(f"expected {n} numbers, got {value!r}")
+    return [float(v) for v in value]
+
+
 def categories() -> list[dict[str, Any]]:
     return [{"id": CATEGORY_ID[c], "name": c, "supercategory": "tile"} for c in CLASSES]
 

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 from datasets import labelstudio
-from datasets.coco import CLASS_LIST, build_coco
+from datasets.coco import CLASS_LIST, build_coco, numbers
 from labels.paths import UnsafePath, inside
 from scoring.tiles import BACK, CLASSES
 
@@ -191,10 +191,10 @@ def _posix(rel: str) -> str:
 
 
 def _box(value: Any) -> Box:
-    numbers = _numbers(value, 4)
-    if numbers[2] <= 0 or numbers[3] <= 0:
+    x, y, w, h = numbers(value, 4)
+    if w <= 0 or h <= 0:
         raise ValueError("bbox has no area")
-    return (numbers[0], numbers[1], numbers[2], numbers[3])
+    return (x, y, w, h)
 
 
 def _corners(value: Any) -> list[list[float]] | None:
@@ -202,17 +202,7 @@ def _corners(value: Any) -> list[list[float]] | None:
         return None
     if not isinstance(value, list) or len(value) != 4:
         raise ValueError("corners must be four [x, y] points")
-    return [_numbers(point, 2) for point in value]
-
-
-def _numbers(value: Any, n: int) -> list[float]:
-    if (
-        not isinstance(value, list)
-        or len(value) != n
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        raise ValueError(f"expected {n} numbers, got {value!r}")
-    return [float(v) for v in value]
+    return [numbers(point, 2) for point in value]
 
 
 @dataclass(frozen=True)
