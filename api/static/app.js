@@ -149,11 +149,12 @@ function buildPicker() {
   for (const row of ROWS) {
     const div = document.createElement("div");
     div.className = "pick-row";
-    for (const code of row) {
-      const b = tileButton(code, "pick");
+    row.forEach((code, i) => {
+      // Where a narrow screen breaks the row: ranks 1-5 | 6-9, winds | dragons, flowers | seasons.
+      const b = tileButton(code, i === (row.length === 9 && isSuited(code) ? 5 : 4) ? "pick split" : "pick");
       b.addEventListener("click", () => picked(code));
       div.appendChild(b);
-    }
+    });
     faces.appendChild(div);
   }
   $("picker-group").addEventListener("change", (e) => moveTile(e.target.value));

@@ -262,6 +262,43 @@ def test_tile_faces_are_drawn_not_typed(server: str, browser: Any) -> None:
     kit.assert_no_script_errors(browser)
 
 
+def test_every_face_of_the_picker_is_a_44_px_target(server: str, browser: Any) -> None:
+    """The picker's 43 faces had been nine across at 360 px, 35 px wide: each face's box is
+    measured, and nothing scrolls sideways, on the page or in the picker."""
+    browser.get(server)
+    kit.click(browser, "#manual")
+    kit.wait(browser, lambda d: d.find_element("id", "picker").is_displayed())
+    boxes = browser.execute_script(
+        "return [...document.querySelectorAll('#picker-faces .tile')].map((e) => {"
+        " const r = e.getBoundingClientRect();"
+        " return [e.dataset.code, r.left, r.width, r.height]; })"
+    )
+    assert len(boxes) == 43
+    small = [(code, w, h) for code, _, w, h in boxes if w < TAP or h < TAP]
+    assert not small, small
+    assert all(left >= 0 and left + w <= kit.WIDTH for _, left, w, _ in boxes), boxes
+    sideways = browser.execute_script(
+        "const p = document.getElementById('picker'), r = document.documentElement;"
+        "return [r.scrollWidth - window.innerWidth, p.scrollWidth - p.clientWidth]"
+    )
+    assert sideways == [0, 0], sideways
+    # Each suit's row breaks where a player counts: 1-5 | 6-9, winds | dragons.
+    tops = {
+        code: round(top)
+        for code, top in browser.execute_script(
+            "return [...document.querySelectorAll('#picker-faces .tile')].map((e) =>"
+            " [e.dataset.code, e.getBoundingClientRect().top])"
+        )
+    }
+    assert tops["1m"] == tops["5m"] < tops["6m"] == tops["9m"]
+    assert tops["E"] == tops["N"] < tops["C"] == tops["P"]
+    assert tops["1h"] == tops["4h"] < tops["5h"] == tops["back"]
+    kit.shot(browser, "12-picker")
+    assert axe_violations(browser) == []
+    kit.click(browser, "#picker .close")
+    kit.assert_no_script_errors(browser)
+
+
 def test_manual_entry_works_offline_once_installed(tmp_path: Path, browser: Any) -> None:
     """Installable (Chromium finds no installability error), and with the server gone the
     page still opens, takes a hand by hand and says that scoring needs the server."""
