@@ -16,7 +16,7 @@ SERVE_ARGS ?=
 API_STAMP := $(VENV)/.installed-api
 ALL_STAMP := $(VENV)/.installed-all
 
-.PHONY: venv install serve test lint typecheck pytest art browser bench eval labelstudio-test
+.PHONY: venv install serve test lint typecheck pytest art browser page-font bench eval labelstudio-test
 
 $(PYTHON):
 	scripts/venv.sh $(PY) $(VENV)
@@ -48,6 +48,11 @@ art: $(ALL_STAMP)
 # Debian's Chromium and ChromeDriver for the real-browser test (no-op when present).
 browser:
 	scripts/install_browser.sh
+
+# The phone page's Chinese font (api/static/fonts/page-cjk.woff, committed): cut again from
+# Noto Sans CJK SC whenever the page or a fan table gains a Chinese character.
+page-font: art
+	$(PYTHON) scripts/make_page_font.py
 
 lint: $(ALL_STAMP)
 	$(BIN)/ruff check .

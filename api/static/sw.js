@@ -9,7 +9,7 @@ const CACHE = "mjlens-page-v1";
 const SHELL = [
   "./", "static/style.css", "static/words.js", "static/tiles.js", "static/glyphs.js", "static/faces.js",
   "static/notes.js", "static/photo.js", "static/upload.js", "static/render.js", "static/sets.js", "static/app.js",
-  "static/manifest.webmanifest", "static/icons/icon.svg", "static/icons/icon-192.png", "static/icons/icon-512.png",
+  "static/fonts/page-cjk.woff", "static/manifest.webmanifest", "static/icons/icon.svg", "static/icons/icon-192.png", "static/icons/icon-512.png",
 ];
 // GET answers worth having offline besides the shell: the fan table (names of the fans).
 const KEPT = /\/v1\/fans(\?|$)/;

@@ -6,7 +6,8 @@ page_fakes.py). Chromium is Debian's chromium + chromium-driver (scripts/install
 MJLENS_CHROMIUM and MJLENS_CHROMEDRIVER override the paths. With CI=true a missing browser
 fails the run instead of skipping it. Set MJLENS_SCREENSHOTS=DIR to keep a 360-px-wide
 screenshot of each page state (docs/screenshots/: with DIR=docs/screenshots, both files).
-No font is added to the browser: tile faces are SVG and must show without any CJK font.
+No font is added to the browser: tile faces are SVG and must show without any CJK font, and
+the page's Chinese words come from its own font (api/static/fonts/page-cjk.woff).
 """
 
 from __future__ import annotations
@@ -206,3 +207,22 @@ def pick_photo(driver: Any, path: Path) -> None:
 def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """Whether two rectangles (x1, y1, x2, y2) share more than half a pixel each way."""
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def fonts_drawing(driver: Any, css: str) -> dict[str, int]:
+    """The fonts Chromium drew the first element matching `css` with (its text included), as
+    family name to glyph count: DevTools' CSS.getPlatformFontsForNode. A web font counts
+    once it has loaded, so the caller waits for `document.fonts.ready` first."""
+    driver.execute_cdp_cmd("DOM.enable", {})
+    driver.execute_cdp_cmd("CSS.enable", {})
+    root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = driver.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": css})
+    fonts = driver.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})
+    return {f["familyName"]: int(f["glyphCount"]) for f in fonts["fonts"]}
+
+
+def wait_fonts(driver: Any) -> None:
+    driver.set_script_timeout(30)
+    driver.execute_async_script(
+        "document.fonts.ready.then(() => arguments[arguments.length - 1]())"
+    )

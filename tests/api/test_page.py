@@ -204,6 +204,13 @@ def test_a_flagged_photo_its_notes_zoom_and_score(
     assert [s.get_attribute("lang") for s in spans[2:]] == ["en", "en"]
     assert browser.find_element("id", "total-unit").text == "分"  # MCR's unit, points
     assert "null" not in page_text(browser)
+    # The Chinese words are drawn, not empty boxes: where the device has no Chinese font (as
+    # this machine's Chromium has none), by the page's own.
+    kit.wait_fonts(browser)
+    if browser.execute_script("return state.noCjkFont"):
+        for css in ("#hand-card h2", "#sample", "#fans tbody .first", "#warnings li span"):
+            drawn = kit.fonts_drawing(browser, css)
+            assert drawn.get("mjlens CJK", 0) >= 2, (css, drawn)
     scroll_to(browser, "photo-card")
     browser.execute_script("window.scrollBy(0, 200)")
     kit.shot(browser, "6-chinese")
