@@ -4,7 +4,11 @@
 Part of the compiled core (compiled.py). A Score's JSON repeats the same few hundred strings
 (fan names, set texts, rules), so each string's escaped form is remembered; anything other
 than objects with string keys, arrays, strings, ints, booleans and null is left to the json
-module. Uncompiled, the json module's own C encoder is the faster: `encoder()` picks.
+module.
+
+`score_text(score)` writes `score.to_json()`'s text without building the dicts: a fan line,
+an exclusion and a list of set texts recur from hand to hand, so each one's text is
+remembered whole.
 """
 
 from __future__ import annotations
@@ -12,7 +16,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from json.encoder import encode_basestring
-from types import FunctionType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .score import Exclusion, FanScore, Score
 
 MOST_REMEMBERED = 1 << 16  # escaped strings kept; a stream of odd strings clears them
 _plain: Callable[[object], str] = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -24,11 +31,6 @@ def dumps(value: object) -> str:
     out: list[str] = []
     _write(value, out)
     return "".join(out)
-
-
-def encoder() -> Callable[[object], str]:
-    """`dumps` when this module runs compiled, else the json module's encoder (same text)."""
-    return _plain if isinstance(dumps, FunctionType) else dumps
 
 
 def _string(value: str) -> str:
@@ -79,3 +81,93 @@ def _write(value: object, out: list[str]) -> None:
         out.append("]")
     else:  # str and int subclasses, floats: the json module's own rules
         out.append(_plain(value))
+
+
+def score_text(score: Score) -> str:
+    """The text of `dumps(score.to_json())`, written from the Score's fields."""
+    out = [
+        '{"ruleset":',
+        _string(score.ruleset),
+        ',"valid":true,"total":' if score.valid else ',"valid":false,"total":',
+        str(int(score.total)),
+        ',"meets_minimum":true' if score.meets_minimum else ',"meets_minimum":false',
+        ',"fans":[',
+    ]
+    first = True
+    for fan in score.fans:
+        if not first:
+            out.append(",")
+        first = False
+        out.append(_fan_text(fan))
+    out.append('],"excluded":[')
+    first = True
+    for ex in score.excluded:
+        if not first:
+            out.append(",")
+        first = False
+        out.append(_exclusion_text(ex))
+    out.append('],"flower_points":')
+    out.append(str(int(score.flower_points)))
+    out.append(',"payments":')
+    _write(score.payments, out)
+    out.append(',"error":')
+    out.append("null" if score.error is None else _string(str(score.error)))
+    out.append(',"unit":')
+    out.append(_string(str(score.unit.value)))
+    if score.pointer:
+        out.append(',"pointer":')
+        out.append(_string(str(score.pointer)))
+    if score.capped_from is not None:
+        out.append(',"capped_from":')
+        out.append(str(int(score.capped_from)))
+    if score.waits is not None:
+        out.append(',"waits":')
+        _write([w.to_json() for w in score.waits], out)
+    if score.discards is not None:
+        out.append(',"discards":')
+        _write([d.to_json() for d in score.discards], out)
+    out.append("}")
+    return "".join(out)
+
+
+def _fan_text(fan: FanScore) -> str:
+    key = (int(fan.id), fan.name_en, fan.name_zh, int(fan.points), int(fan.count))
+    head = _FAN_HEADS.get(key)
+    if head is None:
+        if len(_FAN_HEADS) >= MOST_REMEMBERED:
+            _FAN_HEADS.clear()
+        parts = ['{"id":', str(key[0]), ',"name_en":', _string(str(fan.name_en)), ',"name_zh":',
+                 _string(str(fan.name_zh)), ',"points":', str(key[3]), ',"count":', str(key[4]),
+                 ',"sets":']  # fmt: skip
+        head = _FAN_HEADS[key] = "".join(parts)
+    return head + _strings_text(fan.sets) + "}"
+
+
+def _strings_text(texts: tuple[str, ...]) -> str:
+    """A JSON array of strings, remembered whole."""
+    found = _ARRAYS.get(texts)
+    if found is None:
+        if len(_ARRAYS) >= MOST_REMEMBERED:
+            _ARRAYS.clear()
+        out: list[str] = []
+        _write(list(texts), out)
+        found = _ARRAYS[texts] = "".join(out)
+    return found
+
+
+def _exclusion_text(ex: Exclusion) -> str:
+    by = ex.because_of
+    key = (int(ex.id), -1 if by is None else int(by), ex.rule, int(ex.count))
+    found = _EXCLUSIONS.get(key)
+    if found is None:
+        if len(_EXCLUSIONS) >= MOST_REMEMBERED:
+            _EXCLUSIONS.clear()
+        out: list[str] = []
+        _write(ex.to_json(), out)
+        found = _EXCLUSIONS[key] = "".join(out)
+    return found
+
+
+_FAN_HEADS: dict[tuple[int, str, str, int, int], str] = {}
+_ARRAYS: dict[tuple[str, ...], str] = {}
+_EXCLUSIONS: dict[tuple[int, int, str, int], str] = {}

@@ -187,14 +187,13 @@ def _hand_json(args: argparse.Namespace) -> Any:
 def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
     """One Score JSON line per input line, in order; a bad line is answered, never fatal.
     `ruleset` None: each hand's own `ruleset` key, else mcr."""
-    dumps = json_text.encoder()  # the compiled core's when in use: the same text
     for line in source:
-        sink.write(dumps(_score_line(line, ruleset)) + "\n")
+        sink.write(json_text.score_text(_score_line(line, ruleset)) + "\n")
         sink.flush()  # a caller may wait for each answer before sending the next hand
     return 0
 
 
-def _score_line(line: str, ruleset: str | None) -> dict[str, Any]:
+def _score_line(line: str, ruleset: str | None) -> Score:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -203,8 +202,8 @@ def _score_line(line: str, ruleset: str | None) -> dict[str, Any]:
             if not line.strip()
             else f"not JSON: {exc.msg} at column {exc.colno}"
         )
-        return score_invalid(ruleset or "mcr", error).to_json()
-    return score(data, ruleset).to_json()
+        return score_invalid(ruleset or "mcr", error)
+    return score(data, ruleset)
 
 
 def render(result: Score) -> str:
