@@ -1,0 +1,223 @@
+"""Photo to score on 12 MP JPEGs, against the peer `mahjong-detector`'s detection, in one run.
+
+    python -m benchmarks.speed --synthetic runs/val_kde --peer-python /tmp/peer/bin/python \
+        [--photos 5] [--rounds 3] [--repeats 3] [--processes 3] [--out speed.json]
+
+The photos: the first `--photos` declared wins of a `mjlens synth` folder, each upscaled to
+4000 x 3000 (12 MP) and written as a quality-92 JPEG; every other one is stored turned a
+quarter with EXIF orientation 6, as a phone held upright writes it, so the orientation is
+read and applied inside the timed span. Two figures, each a ratio to the peer's:
+
+- in process: `Recognizer.recognize` on the JPEG's bytes (decode, detect, classify, layout,
+  decode, score, review: everything `mjlens recognize` does after loading the models),
+  against the peer's detection alone on the same file (its decode, preprocessing and
+  network; `PEER_SCRIPT` of `benchmarks.vision`); median over photos and repeats, each
+  side's first call untimed. Target: at most 0.5.
+- whole process: one `mjlens recognize PHOTO --json` process per photo (interpreter start,
+  imports, model loading, the photo), against one `python -m mahjong_detector PHOTO` process
+  of the peer (its own command line: the same steps); wall time from spawn to exit, median.
+  Target: at most 1.0.
+
+The machine may be shared: the two sides alternate in `--rounds` (peer, ours, peer, ours...)
+so that a change of load falls on both, and only ratios within one run are compared. The
+peer runs only in its own interpreter (a throwaway venv: its weights are AGPL), never
+imported here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from benchmarks.vision import run_peer
+
+SIZE_12MP = (4000, 3000)
+QUALITY = 92
+ORIENTATION_TAG = 6  # stored turned a quarter counter-clockwise; shown turned back clockwise
+TARGET_IN_PROCESS = 0.5
+TARGET_PROCESS = 1.0
+
+
+def exif_orientation_segment(orientation: int) -> bytes:
+    """A JPEG APP1 segment holding one EXIF IFD0 entry: Orientation (0x0112) = `orientation`."""
+    entry = (0x0112).to_bytes(2, "big") + (3).to_bytes(2, "big") + (1).to_bytes(4, "big")
+    entry += orientation.to_bytes(2, "big") + b"\x00\x00"
+    tiff = b"MM\x00\x2a" + (8).to_bytes(4, "big") + (1).to_bytes(2, "big") + entry + bytes(4)
+    body = b"Exif\x00\x00" + tiff
+    return b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body
+
+
+def write_12mp(image: np.ndarray, out: Path, turned: bool) -> Path:
+    """`image` upscaled to 12 MP (its long side 4000 px) as a JPEG; `turned`: the pixels
+    stored a quarter turn counter-clockwise with EXIF orientation 6, which shows them as
+    `image` again."""
+    h, w = image.shape[:2]
+    size = SIZE_12MP if w >= h else SIZE_12MP[::-1]
+    big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
+    if turned:
+        big = cv2.rotate(big, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
+    if not ok:
+        raise RuntimeError(f"cannot encode {out}")
+    data = encoded.tobytes()
+    if turned:  # right after SOI, before the JFIF segment: where cameras put it
+        data = data[:2] + exif_orientation_segment(ORIENTATION_TAG) + data[2:]
+    out.write_bytes(data)
+    return out
+
+
+def make_photos(synthetic: Path, n: int, folder: Path) -> list[Path]:
+    """The first `n` declared wins of `synthetic` as 12 MP JPEGs in `folder`, every other
+    one stored turned with its EXIF orientation."""
+    coco = json.loads((synthetic / "annotations.coco.json").read_text(encoding="utf-8"))
+    wins = [
+        synthetic / img["file_name"]
+        for img in coco["images"]
+        if (img.get("scene") or {}).get("kind", "declared_win") == "declared_win"
+    ]
+    if not wins:
+        raise SystemExit(f"{synthetic}: no photos")
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k, path in enumerate(wins[:n]):
+        image = cv2.imread(str(path))
+        if image is None:
+            raise FileNotFoundError(path)
+        out.append(write_12mp(image, folder / f"win_{k:02d}_12mp.jpg", turned=k % 2 == 1))
+    return out
+
+
+def photo_to_score(recognizer: Any, photos: list[Path], repeats: int) -> list[dict[str, Any]]:
+    """Each photo read `repeats` times from its bytes: seconds and stage times per read."""
+    reads = []
+    for path in photos:
+        data = path.read_bytes()
+        for _ in range(repeats):
+            start = time.perf_counter()
+            result = recognizer.recognize(data)
+            seconds = time.perf_counter() - start
+            reads.append(
+                {
+                    "photo": path.name,
+                    "seconds": seconds,
+                    "stages_ms": dict(result.timings_ms),
+                    "tiles": len(result.tiles),
+                }
+            )
+    return reads
+
+
+def our_command(photo: Path) -> list[str]:
+    """`mjlens recognize PHOTO --json` as installed beside this interpreter, else the module."""
+    script = Path(sys.executable).parent / "mjlens"
+    head = [str(script)] if script.is_file() else [sys.executable, "-m", "api.cli"]
+    return [*head, "recognize", str(photo), "--json"]
+
+
+def peer_command(peer_python: str, photo: Path) -> list[str]:
+    return [peer_python, "-m", "mahjong_detector", str(photo)]
+
+
+def process_seconds(command: list[str]) -> float:
+    """Wall time of one process from spawn to exit; a failed process is an error."""
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, timeout=600, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {tail}")
+    return seconds
+
+
+def measure(
+    photos: list[Path], peer_python: str | None, rounds: int, repeats: int, processes: int
+) -> dict[str, Any]:
+    from vision.pipeline import Recognizer
+
+    recognizer = Recognizer()
+    recognizer.recognize(photos[0].read_bytes())  # first call untimed, as the peer's
+    ours: list[dict[str, Any]] = []
+    peer: list[float] = []
+    our_procs: list[float] = []
+    peer_procs: list[float] = []
+    for _ in range(rounds):
+        if peer_python:
+            runs = run_peer(peer_python, [str(p) for p in photos for _ in range(repeats)])
+            if runs is None:
+                raise SystemExit("the peer did not run: see above")
+            peer += [r["seconds"] for r in runs]
+        ours += photo_to_score(recognizer, photos, repeats)
+    for _ in range(processes):
+        for photo in photos:
+            if peer_python:
+                peer_procs.append(process_seconds(peer_command(peer_python, photo)))
+            our_procs.append(process_seconds(our_command(photo)))
+    return summary(ours, peer, our_procs, peer_procs)
+
+
+def summary(
+    ours: list[dict[str, Any]], peer: list[float], our_procs: list[float], peer_procs: list[float]
+) -> dict[str, Any]:
+    stages = sorted({s for r in ours for s in r["stages_ms"]})
+    out: dict[str, Any] = {
+        "photos": len({r["photo"] for r in ours}),
+        "reads": len(ours),
+        "tiles_median": statistics.median(r["tiles"] for r in ours),
+        "photo_to_score_median_s": statistics.median(r["seconds"] for r in ours),
+        "stages_median_ms": {
+            s: statistics.median(r["stages_ms"].get(s, 0.0) for r in ours) for s in stages
+        },
+    }
+    if our_procs:
+        out["process_median_s"] = statistics.median(our_procs)
+    if peer:
+        out["peer_detect_median_s"] = statistics.median(peer)
+        out["photo_to_score_over_peer_detect"] = out["photo_to_score_median_s"] / statistics.median(
+            peer
+        )
+        out["in_process_target_met"] = out["photo_to_score_over_peer_detect"] <= TARGET_IN_PROCESS
+    if peer_procs and our_procs:
+        out["peer_process_median_s"] = statistics.median(peer_procs)
+        out["process_over_peer_process"] = out["process_median_s"] / out["peer_process_median_s"]
+        out["process_target_met"] = out["process_over_peer_process"] <= TARGET_PROCESS
+    return out
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--synthetic", type=Path, required=True, help="mjlens synth folder")
+    p.add_argument("--peer-python", help="python of a venv with mahjong-detector installed")
+    p.add_argument("--photos", type=int, default=5, help="12 MP photos made")
+    p.add_argument("--rounds", type=int, default=3, help="alternations of the two sides")
+    p.add_argument("--repeats", type=int, default=3, help="reads of each photo a round")
+    p.add_argument("--processes", type=int, default=3, help="processes per photo and side")
+    p.add_argument("--keep", type=Path, help="write the 12 MP photos here (else a temp folder)")
+    p.add_argument("--out", type=Path, help="write the results as JSON here too")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        photos = make_photos(args.synthetic, args.photos, folder)
+        result = measure(photos, args.peer_python, args.rounds, args.repeats, args.processes)
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
