@@ -47,6 +47,7 @@ from vision.calibration import (
 from vision.notes import Note, NoteCode
 from vision.pipeline import Recognizer, interpret
 from vision.registry import shipped
+from vision.search import Reader
 from vision.types import Tiles
 
 Json = dict[str, Any]
@@ -60,7 +61,13 @@ VARIANTS = (
 )
 
 
-def readings(data: Path, cache: Path, n: int | None = None, ruleset: str = "mcr") -> list[Json]:
+def readings(
+    data: Path,
+    cache: Path,
+    n: int | None = None,
+    ruleset: str = "mcr",
+    reader: Reader = Reader.CASCADE,
+) -> list[Json]:
     """Per photo (the first `n`, in order): its features (None where no hand was read),
     whether the reading is right, whether the photo shows the whole hand, and the review
     checks that fired."""
@@ -77,7 +84,8 @@ def readings(data: Path, cache: Path, n: int | None = None, ruleset: str = "mcr"
         else:
             recognizer = recognizer or Recognizer()
             tiles, size = models_read(recognizer, jpg, cache)
-        result = interpret(tiles, context_of(label["hand"]), ruleset, image_size=size)
+        context = context_of(label["hand"])
+        result = interpret(tiles, context, ruleset, image_size=size, reader=reader)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
         row = _row(path.stem, label["hand"], result, ruleset, in_hand)
         features = reading_features(
@@ -95,6 +103,8 @@ def readings(data: Path, cache: Path, n: int | None = None, ruleset: str = "mcr"
                     if note.code is not NoteCode.UNLIKELY_RIGHT
                 ],
                 "features": None if features is None else features.tolist(),
+                "hand_right": bool(row["hand_right"]),
+                "score_right": bool(row["score_right"]),
             }
         )
     return rows
@@ -138,7 +148,7 @@ def hard_flags(rows: list[Json], checks: frozenset[NoteCode]) -> np.ndarray:
 
 
 def fit(args: argparse.Namespace) -> Json:
-    rows = readings(Path(args.data), Path(args.cache), args.n)
+    rows = readings(Path(args.data), Path(args.cache), args.n, reader=Reader(args.reader))
     p = out_of_fold(rows, l2=args.l2)
     right = np.array([r["right"] for r in rows], bool)
     # Four ways to flag, chosen between on this set: the probability alone, or with the
@@ -176,6 +186,7 @@ def fit(args: argparse.Namespace) -> Json:
         "l2": args.l2,
         "threshold_target": args.target,
         "flag": name,
+        "reader": args.reader,
     }
     Path(args.out).write_text(json.dumps(model.to_json(fitted_on), indent=1) + "\n")
     return {
@@ -222,11 +233,11 @@ def evaluate(args: argparse.Namespace) -> Json:
     model = load_review_model(Path(args.model)) if args.model else shipped_review_model()
     if model is None:
         raise SystemExit(f"no review model: fit one ({shipped('review').path} is missing)")
-    rows = readings(Path(args.data), Path(args.cache), args.n)
+    rows = readings(Path(args.data), Path(args.cache), args.n, reader=Reader(args.reader))
     for row in rows:
         features = None if row["features"] is None else np.array(row["features"])
         row["p"] = model.p_right(features)
-    out: Json = {"threshold": model.threshold}
+    out: Json = {"reader": args.reader, "threshold": model.threshold}
     for name, chosen in (("complete", [r for r in rows if r["complete"]]), ("all", rows)):
         p = np.array([r["p"] for r in chosen])
         right = np.array([r["right"] for r in chosen], bool)
@@ -234,6 +245,8 @@ def evaluate(args: argparse.Namespace) -> Json:
         out[name] = {
             "photos": len(chosen),
             "right": round(float(right.mean()), 4),
+            "hand_right": round(float(np.mean([r["hand_right"] for r in chosen])), 4),
+            "score_right": round(float(np.mean([r["score_right"] for r in chosen])), 4),
             "checks_flag": flag_figures(checks, right),
             "calibrated_flag": flag_figures(
                 np.array([model.flags(r["p"], _notes(r)) for r in chosen], bool), right
@@ -267,6 +280,13 @@ def main() -> None:
     e.add_argument("--n", type=int, help="the first N photos only")
     e.add_argument("--model", help="review model JSON (default: the shipped one)")
     e.add_argument("--report", help="write every photo's probability here (JSON)")
+    for command in (f, e):
+        command.add_argument(
+            "--reader",
+            choices=[r.value for r in Reader],
+            default=Reader.CASCADE.value,
+            help="how tiles become a hand: the cascade of repairs or the layout search",
+        )
     args = parser.parse_args()
     result = fit(args) if args.command == "fit" else evaluate(args)
     print(json.dumps(result, indent=1))

@@ -9,6 +9,7 @@ its JSON), `vision.context` (the win's context, checked).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import replace
@@ -23,6 +24,7 @@ from vision.context import ContextError, check_context
 from vision.decode import decode
 from vision.load import Photo, load_photo
 from vision.notes import Note, NoteCode
+from vision.priors import LayoutPriors, shipped_priors
 from vision.recognition import Recognition
 from vision.registry import model_card, require
 from vision.repairs import (
@@ -42,6 +44,8 @@ from vision.review import (
     doubts_score,
     review_notes,
 )
+from vision.search import Reader
+from vision.search import read as search_read
 from vision.tileset import TileSet, TileSetError
 from vision.types import Tiles
 
@@ -170,8 +174,12 @@ def interpret(
     *,
     timings: dict[str, float] | None = None,
     image_size: tuple[int, int] | None = None,
+    reader: Reader | None = None,
 ) -> Recognition:
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
+
+    `reader` chooses how the tiles become a hand (`vision.search.Reader`; by default
+    `MJLENS_READER`, else the cascade of repairs).
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
     the photo's edge: part of the hand may be outside the picture. The recognition's
@@ -180,10 +188,16 @@ def interpret(
     timings = dict(timings or {})
     checked = check_context(context)
     clock = time.perf_counter()
-    tiles, found = laid_out(tiles)
-    clock = _lap(timings, "layout", clock)
-    decoded = decode(tiles, found, checked)
-    tiles, found, decoded = read_again(tiles, found, decoded, checked)
+    if _reader(reader) is Reader.SEARCH:
+        # Layout and decoding are one search: its time is the decoding's.
+        clock = _lap(timings, "layout", clock)
+        searched = search_read(tiles, checked, _priors())
+        tiles, found, decoded = searched.tiles, searched.found, searched.decoded
+    else:
+        tiles, found = laid_out(tiles)
+        clock = _lap(timings, "layout", clock)
+        decoded = decode(tiles, found, checked)
+        tiles, found, decoded = read_again(tiles, found, decoded, checked)
     clock = _lap(timings, "decode", clock)
     notes = [*found.notes, *(n for n in decoded.notes if n not in found.notes)]
     if image_size is not None and (cut := _touching_edge(tiles, image_size)):
@@ -211,6 +225,28 @@ def interpret(
     return Recognition(
         tiles, found, decoded, scored, notes, review, doubts, timings, p_right=p_right
     )
+
+
+def _reader(reader: Reader | None) -> Reader:
+    """The reader asked for, else `MJLENS_READER`'s, else the cascade; an unknown name in
+    the environment is a ValueError naming the known ones."""
+    if reader is not None:
+        return reader
+    name = os.environ.get("MJLENS_READER", Reader.CASCADE.value)
+    try:
+        return Reader(name)
+    except ValueError:
+        known = ", ".join(r.value for r in Reader)
+        raise ValueError(f"MJLENS_READER={name!r}: one of {known}") from None
+
+
+def _priors() -> LayoutPriors:
+    """The search's shipped priors; ModelMissingError naming the command that fits them."""
+    priors = shipped_priors()
+    if priors is None:
+        require("layout_priors")  # raises, saying how to fit them
+        raise AssertionError("unreachable")
+    return priors
 
 
 def _score(hand: Json | None, ruleset: str) -> Json | None:

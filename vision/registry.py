@@ -107,6 +107,14 @@ MODELS: tuple[ShippedModel, ...] = (
         trainer="",
         fitted_by="python benchmarks/review.py fit",
     ),
+    ShippedModel(
+        "layout_priors",
+        "layout_priors.json",
+        "the layout search's priors: whether a detection is the win's, face down, crosswise",
+        required=False,
+        trainer="",
+        fitted_by="python benchmarks/priors.py fit",
+    ),
 )
 _BY_NAME = {model.name: model for model in MODELS}
 

@@ -1,0 +1,118 @@
+"""The layout search as a whole: one objective over moves, best-first within its budget, the
+k best readings weighed, and the reader chosen by parameter or environment."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision.pipeline import interpret
+from vision.priors import LayoutPriors, shipped_priors
+from vision.search import MAX_HYPOTHESES, Reader, read
+from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
+from vision.types import Tiles
+
+HAND: dict[str, Any] = {
+    "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "W"],
+    "winning_tile": "W",
+    "flowers": ["3h"],
+}
+BLANK_DRAGONS: dict[str, Any] = {
+    "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "P", "P", "P", "W"],
+    "winning_tile": "W",
+    "flowers": [],
+}
+
+
+@pytest.fixture(scope="module")
+def priors() -> LayoutPriors:
+    found = shipped_priors()
+    assert found is not None, "fit them: python benchmarks/priors.py fit"
+    return found
+
+
+def _tiles(hand: dict[str, Any] = HAND) -> tuple[Tiles, list[dict[str, Any]]]:
+    ann = lay_out_hand(hand)
+    return tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)), ann
+
+
+def test_a_clean_hand_is_read_at_the_first_hypothesis(priors: LayoutPriors) -> None:
+    tiles, _ = _tiles()
+    result = read(tiles, {}, priors)
+    assert result.decoded.hand is not None
+    assert sorted(result.decoded.hand["concealed"]) == sorted([*HAND["concealed"][:-1], "W"])
+    assert result.ranked[0][0].moves == ()
+    assert result.decoded.confidence > 0.9
+
+
+def test_a_crosswise_tile_seen_twice_reads_as_one_pung_not_a_kong(priors: LayoutPriors) -> None:
+    """The detector fired on a pung's crosswise tile twice, the more confident quad upright:
+    kept both, the pung reads as a kong of four."""
+    ann = lay_out_hand(HAND)
+    claimed = next(i for i, a in enumerate(ann) if a["sideways"])
+    centre = np.array(ann[claimed]["corners"]).mean(axis=0)
+    face = np.array([[-28, -38], [28, -38], [28, 38], [-28, 38]], float)
+    upright = {**ann[claimed], "sideways": False, "corners": (centre + face).tolist()}
+    tiles = tiles_from_annotations([*ann, upright], np.random.default_rng(0), (40.0, 41.0))
+    tiles.confidence[claimed] = 0.43
+    tiles.confidence[len(ann)] = 0.75
+    result = read(tiles, {}, priors)
+    assert result.decoded.hand is not None
+    (pung,) = result.decoded.hand["melds"]
+    assert pung["type"] == "pung" and pung["claimed_from"] == "opposite"
+    assert len(result.tiles) == len(ann)
+
+
+def test_a_blank_white_dragon_flagged_face_down_is_read_as_a_face(priors: LayoutPriors) -> None:
+    """A white dragon with a blank face flagged face-down stood alone in the concealed row:
+    the hand lacked a tile and no legal hand was read as the tiles lay."""
+    ann = lay_out_hand(BLANK_DRAGONS)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    dragon = [i for i, a in enumerate(ann) if a["code"] == "P"][1]
+    tiles.face_down[dragon] = True
+    result = read(tiles, {}, priors)
+    assert result.decoded.hand is not None
+    assert result.decoded.hand["concealed"].count("P") == 3
+
+
+def test_the_budget_holds_and_the_same_tiles_read_the_same(priors: LayoutPriors) -> None:
+    tiles, _ = _tiles()
+    for t in range(0, 12, 2):  # many unsure, faint tiles: many moves worth a try
+        tiles.confidence[t] = 0.35
+        read_as(tiles, t, {tiles.codes[t]: 0.5, "9m": 0.5})
+    first, again = read(tiles, {}, priors), read(tiles, {}, priors)
+    assert first.tried <= MAX_HYPOTHESES
+    assert json.dumps(first.decoded.hand) == json.dumps(again.decoded.hand)
+    assert first.decoded.confidence == again.decoded.confidence
+
+
+def test_the_k_best_readings_are_weighed_into_one_distribution(priors: LayoutPriors) -> None:
+    tiles, ann = _tiles()
+    for t in (i for i, a in enumerate(ann) if a["code"] == "W"):
+        read_as(tiles, t, {"W": 0.55, "N": 0.45})  # a pair of west or of north winds
+    result = read(tiles, {}, priors)
+    shares = [h for h, _ in result.ranked]
+    assert sum(w for _, w in result.ranked) == pytest.approx(1.0)
+    assert all(a.score >= b.score for a, b in pairwise(shares))
+    total = result.decoded.confidence + sum(p for _, p in result.decoded.alternatives)
+    assert 0.9 < total <= 1.0 + 1e-9
+    assert result.decoded.alternatives and result.decoded.confidence < 0.9
+
+
+def test_the_reader_is_chosen_by_parameter_or_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tiles, _ = _tiles()
+    searched = interpret(tiles, reader=Reader.SEARCH)
+    assert searched.decoded.hand is not None
+    monkeypatch.setenv("MJLENS_READER", "search")
+    assert interpret(tiles).decoded.hand == searched.decoded.hand
+    monkeypatch.setenv("MJLENS_READER", "rules")
+    with pytest.raises(ValueError, match="cascade, search"):
+        interpret(tiles)

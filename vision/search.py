@@ -1,0 +1,251 @@
+"""The layout search: which tiles form the hand, how they lie and what they are, found by one
+best-first search over hypotheses under one objective.
+
+A hypothesis is a set of moves (`vision.moves`) applied to the tiles as detected, laid out
+(`vision.layout`) and decoded (`vision.decode`). Its score, in nats, is
+
+    log P(each detection's membership of the win | the priors)       (`vision.priors`)
+  + the flag priors' gain of its moves (face down, crosswise)
+  + log(best legal reading / tile-by-tile reading) of the hand's tiles  (`Decoded.plausibility`)
+
+the decoder's calibrated log-probabilities of the faces against the fitted log-priors of the
+layout; a hypothesis with no legal hand scores nothing. Hypotheses are tried best-first on an
+upper bound (the faces' term is at most 0, each detection's membership at most its likelier
+state), with a budget counted in hypotheses, so that a photo reads the same on any machine.
+The k best are weighed by their scores: a hand's probability is its share of them, summed
+over the hypotheses that read it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.decode import Decoded, decode
+from vision.layout import WAITING_TILES, Layout, layout, role_of_each
+from vision.moves import Move, MoveKind, apply_moves, propose
+from vision.notes import Note, NoteCode
+from vision.priors import Attribute, LayoutPriors, log_probs
+from vision.roles import Role
+from vision.types import Tiles
+
+Array = npt.NDArray[np.float64]
+Json = dict[str, Any]
+
+# Hypotheses laid out and decoded at most per photo (the search's budget, like the decoder's
+# readings: counted, not timed).
+MAX_HYPOTHESES = 16
+# The search stops where no hypothesis left can come within 1 % of the best found: it would
+# move the hands' probabilities by less.
+SPAN = math.log(100)
+K_BEST = 4  # hands reported: the chosen one and its runners-up
+DROPPED_FROM_HAND = "a detection in the hand was left out: the hand is likelier without it"
+TURNED_UPRIGHT = "a crosswise flag was taken as false: the hand is likelier upright"
+
+
+class Reader(StrEnum):
+    """How the tiles are read into a hand: this search, or the rules of `vision.repairs`
+    applied in turn (`MJLENS_READER` or `interpret(reader=...)` chooses)."""
+
+    CASCADE = "cascade"
+    SEARCH = "search"
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One reading of the table: the moves made, and what they lead to."""
+
+    moves: tuple[Move, ...]
+    tiles: Tiles
+    kept: npt.NDArray[np.int_]  # each tile's index among the tiles as detected
+    found: Layout
+    decoded: Decoded
+    score: float  # -inf where no legal hand is read
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The chosen hypothesis (its decoding's confidence and alternatives weighed over the k
+    best), the hypotheses tried, and each kept one's posterior share."""
+
+    tiles: Tiles
+    found: Layout
+    decoded: Decoded
+    tried: int
+    ranked: tuple[tuple[Hypothesis, float], ...]
+
+
+def read(
+    tiles: Tiles, context: Mapping[str, Any], priors: LayoutPriors, most: int | None = None
+) -> SearchResult:
+    """The most probable reading of `tiles` under the objective, from at most MAX_HYPOTHESES
+    hypotheses. Where no hypothesis reads a win that the tiles read allow, the base layout is
+    also read as 13 tiles waiting to win (the photo's kind is the count's, not a prior's)."""
+    base = layout(tiles) if most is None else layout(tiles, most)
+    odds = priors.log_odds(tiles, base)
+    member, outside = log_probs(odds[Attribute.OF_THE_WIN])
+    moves = propose(tiles, base, odds)
+    best_each = np.maximum(member, outside)
+
+    def bound(chosen: tuple[int, ...]) -> float:
+        dropped = {t for k in chosen for t in moves[k].dropped}
+        gain = sum(moves[k].log_odds for k in chosen)
+        return gain + sum(
+            float(outside[t]) if t in dropped else float(best_each[t]) for t in range(len(tiles))
+        )
+
+    def evaluate(chosen: tuple[int, ...]) -> Hypothesis:
+        picked = tuple(moves[k] for k in chosen)
+        first = base if not chosen else None
+        return _hypothesis(tiles, picked, context, member, outside, most, first)
+
+    heap: list[tuple[float, int, tuple[int, ...], Hypothesis | None]] = [(-bound(()), 0, (), None)]
+    done: list[Hypothesis] = []
+    tried = 0
+    tick = 1
+    while heap:
+        negative, _, chosen, hypothesis = heapq.heappop(heap)
+        if hypothesis is not None:
+            done.append(hypothesis)
+            if sum(h.score > -math.inf and not h.decoded.waiting for h in done) >= K_BEST:
+                break  # every hypothesis left is bounded by the k-th best's score
+            continue
+        if done and done[0].score > -math.inf and done[0].score - (-negative) > SPAN:
+            break
+        if tried >= MAX_HYPOTHESES:
+            break
+        hypothesis = evaluate(chosen)
+        tried += 1
+        heapq.heappush(heap, (-hypothesis.score, tick, chosen, hypothesis))
+        tick += 1
+        touched = {t for k in chosen for t in moves[k].tiles}
+        for k in range(chosen[-1] + 1 if chosen else 0, len(moves)):
+            if touched & set(moves[k].tiles):
+                continue
+            child = (*chosen, k)
+            heapq.heappush(heap, (-bound(child), tick, child, None))
+            tick += 1
+    done += [h for _, _, _, h in heap if h is not None]
+    done.sort(key=lambda h: -h.score)
+    laid_in_win = np.array([r != Role.STRAY for r in role_of_each(base, len(tiles))], bool)
+    result = _weighed(done, tried, laid_in_win)
+    if most is None and _doubtful_win(result.decoded):
+        waiting = read(tiles, context, priors, WAITING_TILES)
+        if waiting.decoded.hand is not None and waiting.decoded.plausibility >= _OVERRULED:
+            note = Note(NoteCode.READ_AS_THIRTEEN, _THIRTEEN)
+            found = waiting.found.noted(note)
+            return replace(waiting, found=found, tried=tried + waiting.tried)
+    return result
+
+
+# As `vision.repairs`: a win the rules read only by overruling a confident tile reading is
+# no win the tiles allow.
+_OVERRULED = 0.02
+_THIRTEEN = (
+    "read as 13 tiles waiting to win, a tile near them left out: with it no win was read "
+    "that the tiles as read allow"
+)
+
+
+def _doubtful_win(decoded: Decoded) -> bool:
+    return decoded.hand is None or (not decoded.waiting and decoded.plausibility < _OVERRULED)
+
+
+def _hypothesis(
+    tiles: Tiles,
+    moves: tuple[Move, ...],
+    context: Mapping[str, Any],
+    member: Array,
+    outside: Array,
+    most: int | None,
+    base: Layout | None,
+) -> Hypothesis:
+    """Lay out and decode the tiles as `moves` read them, and score the reading."""
+    edited, kept = apply_moves(tiles, moves)
+    found = base if base is not None else layout(edited) if most is None else layout(edited, most)
+    decoded = decode(edited, found, context)
+    roles = role_of_each(found, len(edited))
+    left_out = set(decoded.left_out)
+    in_win = np.zeros(len(tiles), dtype=bool)
+    for k, role in enumerate(roles):
+        in_win[kept[k]] = role != Role.STRAY and k not in left_out
+    score = float(np.where(in_win, member, outside).sum()) + sum(m.log_odds for m in moves)
+    if decoded.hand is None or decoded.plausibility <= 0:
+        score = -math.inf
+    else:
+        score += math.log(min(decoded.plausibility, 1.0))
+    return Hypothesis(moves, edited, kept, found, decoded, score)
+
+
+def _weighed(
+    done: list[Hypothesis], tried: int, laid_in_win: npt.NDArray[np.bool_]
+) -> SearchResult:
+    """The chosen reading: the hand likeliest over the K_BEST hypotheses (each weighed by its
+    score, each hand within one by its decoding's share), read by the best hypothesis that
+    reads it; its confidence and alternatives are those shares."""
+    legal = [h for h in done if h.score > -math.inf]
+    if any(not h.decoded.waiting for h in legal):
+        # A win before a hand waiting to win, whatever the scores: a move that loses a tile
+        # of a win leaves 13 that nearly always wait on something.
+        legal = [h for h in legal if not h.decoded.waiting]
+    legal = legal[:K_BEST]
+    if not legal:
+        first = done[0]
+        return SearchResult(first.tiles, first.found, first.decoded, tried, ((first, 0.0),))
+    top = legal[0].score
+    weights = np.array([math.exp(h.score - top) for h in legal])
+    weights /= weights.sum()
+    shares: dict[str, float] = {}
+    hands: dict[str, Json] = {}
+    reader: dict[str, Hypothesis] = {}
+    for h, w in zip(legal, weights, strict=True):
+        flower = max(h.decoded.flower_confidence, 1e-9)
+        assert h.decoded.hand is not None
+        own = [(h.decoded.hand, min(h.decoded.confidence / flower, 1.0))]
+        for hand, p in [*own, *h.decoded.alternatives]:
+            key = json.dumps(hand, sort_keys=True)
+            shares[key] = shares.get(key, 0.0) + float(w) * p
+            hands.setdefault(key, hand)
+            if hand is h.decoded.hand:
+                reader.setdefault(key, h)
+    ranked = sorted((k for k in shares if k in reader), key=lambda k: -shares[k])
+    chosen = ranked[0]
+    ranked_all = sorted(shares, key=lambda k: -shares[k])
+    best = reader[chosen]
+    total = sum(shares.values())
+    decoded = replace(
+        best.decoded,
+        confidence=shares[chosen] / total * best.decoded.flower_confidence,
+        alternatives=[(hands[k], shares[k] / total) for k in ranked_all if k != chosen][:3],
+        notes=list(best.decoded.notes),
+    )
+    found = _noted(best, laid_in_win)
+    return SearchResult(
+        best.tiles,
+        found,
+        decoded,
+        tried,
+        tuple((h, float(w)) for h, w in zip(legal, weights, strict=True)),
+    )
+
+
+def _noted(best: Hypothesis, laid_in_win: npt.NDArray[np.bool_]) -> Layout:
+    """The chosen hypothesis's layout with a note of each move that changed the hand: a
+    detection the first layout held in the win left out, a claim's crosswise flag taken as
+    false."""
+    found = best.found
+    for move in best.moves:
+        if move.kind is MoveKind.DROP and laid_in_win[list(move.tiles)].any():
+            found = found.noted(Note(NoteCode.FAINT_TILE_LEFT_OUT, DROPPED_FROM_HAND))
+        elif move.kind is MoveKind.TURN_UPRIGHT:
+            at = tuple(int(k) for k in np.flatnonzero(np.isin(best.kept, move.tiles)))
+            found = found.noted(Note(NoteCode.FALSE_CLAIM, TURNED_UPRIGHT, at))
+    return found
