@@ -6,8 +6,8 @@ Part of the compiled core (compiled.py). A Score's JSON repeats the same few hun
 than objects with string keys, arrays, strings, ints, booleans and null is left to the json
 module.
 
-`score_text(score)` writes `score.to_json()`'s text without building the dicts: a fan line,
-an exclusion and a list of set texts recur from hand to hand, so each one's text is
+`score_text(score)` writes `score.to_json()`'s text without building the dicts: a fan's
+id, names, points and count, and an exclusion, recur from hand to hand, so each one's text is
 remembered whole.
 """
 
@@ -144,15 +144,8 @@ def _fan_text(fan: FanScore) -> str:
 
 
 def _strings_text(texts: tuple[str, ...]) -> str:
-    """A JSON array of strings, remembered whole."""
-    found = _ARRAYS.get(texts)
-    if found is None:
-        if len(_ARRAYS) >= MOST_REMEMBERED:
-            _ARRAYS.clear()
-        out: list[str] = []
-        _write(list(texts), out)
-        found = _ARRAYS[texts] = "".join(out)
-    return found
+    """A JSON array of strings (a whole hand's sets rarely recur: each string's text does)."""
+    return "[" + ",".join([_string(t) for t in texts]) + "]"
 
 
 def _exclusion_text(ex: Exclusion) -> str:
@@ -169,5 +162,4 @@ def _exclusion_text(ex: Exclusion) -> str:
 
 
 _FAN_HEADS: dict[tuple[int, str, str, int, int], str] = {}
-_ARRAYS: dict[tuple[str, ...], str] = {}
 _EXCLUSIONS: dict[tuple[int, int, str, int], str] = {}

@@ -213,9 +213,9 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
     table = read_table(data)
     check_win_table(table, melds, winds["seat_wind"], flags["self_drawn"], flags["robbing_kong"])
     hand = Hand(
-        melds, concealed, winning, seat_wind=winds["seat_wind"],
-        prevalent_wind=winds["prevalent_wind"], flowers=flowers, flower_count=flower_count,
-        table=table, **flags,
+        melds, concealed, winning, flags["self_drawn"], winds["seat_wind"],
+        winds["prevalent_wind"], flowers, flower_count, flags["last_tile"],
+        flags["last_of_wall"], flags["kong_replacement"], flags["robbing_kong"], table,
     )  # fmt: skip
     check_counts(hand)
     check_flags(hand)
@@ -277,7 +277,11 @@ def check_counts(hand: Hand) -> None:
         tiles += meld.tiles
     if len(tiles) - len(set(tiles)) < COPIES:  # a fifth copy needs four repeats: the usual answer
         return
-    _check_copies(tiles, where=lambda code: _where(hand, code))
+    seen: dict[str, int] = {}
+    for code in tiles:
+        n = seen[code] = seen.get(code, 0) + 1
+        if n > COPIES:  # the check below names the field
+            _check_copies(tiles, where=lambda code: _where(hand, code))
 
 
 def _check_copies(tiles: list[str], where: Callable[[str], str]) -> None:

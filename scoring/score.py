@@ -76,22 +76,54 @@ class Exclusion:
         return out
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)  # one per hand: its own __init__, compiled (see FanScore)
 class Score:
     ruleset: str
     valid: bool
-    total: int = 0
-    meets_minimum: bool = False
-    fans: tuple[FanScore, ...] = ()
-    excluded: tuple[Exclusion, ...] = ()
-    flower_points: int = 0
-    payments: dict[str, int | None] | None = None
-    error: str | None = None
-    pointer: str | None = field(default=None, compare=False)
-    waits: tuple[Wait, ...] | None = None  # a hand of 13 tiles: what it waits on
-    discards: tuple[Discard, ...] | None = None  # 14 tiles in no winning shape: what to let go
-    unit: Unit = Unit.POINTS  # what `total` counts: the rule set's unit
-    capped_from: int | None = None  # the sum a rule set's cap cut down to `total`
+    total: int
+    meets_minimum: bool
+    fans: tuple[FanScore, ...]
+    excluded: tuple[Exclusion, ...]
+    flower_points: int
+    payments: dict[str, int | None] | None
+    error: str | None
+    pointer: str | None = field(compare=False)
+    waits: tuple[Wait, ...] | None  # a hand of 13 tiles: what it waits on
+    discards: tuple[Discard, ...] | None  # 14 tiles in no winning shape: what to let go
+    unit: Unit  # what `total` counts: the rule set's unit
+    capped_from: int | None  # the sum a rule set's cap cut down to `total`
+
+    def __init__(
+        self,
+        ruleset: str,
+        valid: bool,
+        total: int = 0,
+        meets_minimum: bool = False,
+        fans: tuple[FanScore, ...] = (),
+        excluded: tuple[Exclusion, ...] = (),
+        flower_points: int = 0,
+        payments: dict[str, int | None] | None = None,
+        error: str | None = None,
+        pointer: str | None = None,
+        waits: tuple[Wait, ...] | None = None,
+        discards: tuple[Discard, ...] | None = None,
+        unit: Unit = Unit.POINTS,
+        capped_from: int | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.valid = valid
+        self.total = total
+        self.meets_minimum = meets_minimum
+        self.fans = fans
+        self.excluded = excluded
+        self.flower_points = flower_points
+        self.payments = payments
+        self.error = error
+        self.pointer = pointer
+        self.waits = waits
+        self.discards = discards
+        self.unit = unit
+        self.capped_from = capped_from
 
     def to_json(self) -> dict[str, Any]:
         """The Score JSON of DESIGN.md."""

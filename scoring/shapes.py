@@ -36,12 +36,19 @@ def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
     if pair_suit < 0:
         return []
     options = []
+    several = False
     for g, group in enumerate(groups):
         if any(group):
             splits = _suit_divisions(group, 9 * g, g == pair_suit)
             if not splits:
                 return []
             options.append(splits)
+            several = several or len(splits) > 1
+    if not several:  # each suit splits one way (most hands): that split alone
+        sets = [s for splits in options for s in splits[0][0]]
+        if len(sets) != n_sets:
+            return []
+        return [(sets, next(splits[0][1] for splits in options if splits[0][1] >= 0))]
     found = []
     for combo in product(*options):
         sets = [s for split, _ in combo for s in split]
