@@ -16,7 +16,7 @@ SERVE_ARGS ?=
 API_STAMP := $(VENV)/.installed-api
 ALL_STAMP := $(VENV)/.installed-all
 
-.PHONY: venv install serve test lint typecheck pytest art browser page-font bench eval labelstudio-test
+.PHONY: venv install serve test lint typecheck pytest art browser pyodide page-font bench eval labelstudio-test
 
 $(PYTHON):
 	scripts/venv.sh $(PY) $(VENV)
@@ -48,6 +48,11 @@ art: $(ALL_STAMP)
 # Debian's Chromium and ChromeDriver for the real-browser test (no-op when present).
 browser:
 	scripts/install_browser.sh
+
+# The Pyodide runtime the phone page scores with offline, from npm into .cache/pyodide
+# (not committed; `make browser` fetches it too). Without it the page scores online only.
+pyodide:
+	scripts/install_pyodide.sh
 
 # The phone page's Chinese font (api/static/fonts/page-cjk.woff, committed): cut again from
 # Noto Sans CJK SC whenever the page or a fan table gains a Chinese character.

@@ -7,7 +7,6 @@ api.inference and every error shape in api.problems.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,6 +27,7 @@ from api.inference import RecognizerFactory, RecognizerHost, default_recognizer
 from api.labelstudio_backend import router as labelstudio_backend
 from api.limits import Limits
 from api.memory import tune_allocator
+from api.offline_scorer import install_offline_routes
 from api.problems import (
     BUSY,
     CATALOGUE,
@@ -49,8 +49,6 @@ from api.set_routes import (
     store_factory,
 )
 from api.uploads import read_json, read_photo_form, sniff_image
-
-log = logging.getLogger("mjlens.api")
 
 STATIC = Path(__file__).parent / "static"
 PHOTO_FIELD = "photo"
@@ -125,6 +123,7 @@ def create_app(
     app.add_middleware(HeadAsGet)
     install_problem_handlers(app)
     _page_routes(app)
+    install_offline_routes(app)  # the page's scorer when the server cannot be reached
     _health_routes(app, host, bodies, scoring)
     _scoring_routes(app, scoring, limits)
     _recognize_route(app, host, scoring, limits, stores)
@@ -223,42 +222,14 @@ def _scoring_routes(app: FastAPI, scoring: Scoring, limits: Limits) -> None:
         module = scoring.require()
         asked = None if ruleset is None else parse_ruleset(ruleset, scoring.rulesets)
         data = await read_json(request, limits)
-        hand = _parse_hand(module, data)
-        chosen = _hand_ruleset(module, data, hand, asked)
+        from api.score_request import RequestRefused, parse_request  # the offline scorer's too
+
+        try:
+            hand, chosen = parse_request(data, asked)
+        except RequestRefused as refused:
+            raise Problem(INVALID_HAND, refused.detail, pointer=refused.pointer) from None
         result = await run_in_threadpool(module.score, hand, chosen)
         return PlainJSONResponse(result.to_json())
-
-
-def _parse_hand(module: ModuleType, data: Any) -> Any:
-    """Hand JSON to scoring's Hand (a Waiting hand without `winning_tile`), or a 422 problem
-    with a pointer to the bad field."""
-    if not isinstance(data, dict):
-        kind = _json_type(data)
-        raise Problem(INVALID_HAND, f"the body must be a Hand JSON object, not {kind}", pointer="")
-    try:
-        return module.parse_hand_or_waiting(data)
-    except module.HandError as exc:
-        raise Problem(INVALID_HAND, str(exc), pointer=getattr(exc, "pointer", "") or "") from None
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-        # parse_hand promises HandError for any malformed hand; should one slip through, the
-        # client still gets a 422 (without a precise pointer), never a 500.
-        log.warning("parse_hand raised %s instead of HandError: %s", type(exc).__name__, exc)
-        raise Problem(INVALID_HAND, "a field of the hand has the wrong type", pointer="") from None
-
-
-def _hand_ruleset(module: ModuleType, data: Any, hand: Any, asked: str | None) -> str:
-    """The request's rule set, or the hand's own `ruleset`; 422 when the two disagree or the
-    hand names a table fact that rule set does not score (a wild tile under MCR)."""
-    from scoring.rulesets import check_table, requested_ruleset
-
-    try:
-        chosen = requested_ruleset(data, asked)
-    except module.HandError as exc:
-        raise Problem(INVALID_HAND, str(exc), pointer=exc.pointer) from None
-    foreign = check_table(hand, chosen)
-    if foreign is not None:
-        raise Problem(INVALID_HAND, str(foreign), pointer=foreign.pointer)
-    return chosen
 
 
 def _recognize_route(
@@ -300,8 +271,3 @@ def _recognize_route(
             timings["api_queue"] = round(wait_ms, 1)
             timings["api_total"] = round((time.perf_counter() - started) * 1000, 1)
         return PlainJSONResponse(result)
-
-
-def _json_type(value: Any) -> str:
-    names = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-    return names.get(type(value), "a number")

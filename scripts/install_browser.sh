@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs Debian's headless-capable Chromium and its WebDriver for the real-browser test
-# (tests/api/test_browser.py), and axe-core for its accessibility checks. Idempotent.
+# (tests/api/test_browser.py), axe-core for its accessibility checks and Pyodide for the
+# page's offline scorer (scripts/install_pyodide.sh). Idempotent.
 set -euo pipefail
 
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
@@ -12,6 +13,9 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     $SUDO apt-get update -q
     $SUDO apt-get install -y -q --no-install-recommends chromium chromium-driver
 fi
+
+# The page's offline scorer runtime, which the browser test scores with offline.
+"$(dirname "$0")/install_pyodide.sh"
 
 # axe-core (MPL-2.0), the accessibility checker the browser test runs in the page: fetched
 # from npm into .cache/axe at setup, never committed. Pinned, so the checks do not move.

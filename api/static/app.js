@@ -120,26 +120,49 @@ async function rescore() {
     renderScore(); renderSheet();
     return;
   }
+  const ruleset = $("ruleset").value;
+  let answered = false;
   try {
-    const res = await fetch("v1/score?ruleset=" + encodeURIComponent($("ruleset").value), {
+    const res = await fetch("v1/score?ruleset=" + encodeURIComponent(ruleset), {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(hand),
     });
     const body = await res.json();
     if (seq !== state.seq) return; // a newer edit is already being scored
-    if (res.ok) state.score = body;
-    else {
-      state.score = { problem: problemText(body, res) };
-      const ids = [...state.pointerIds].filter(([p]) => body.pointer && (p === body.pointer || p.startsWith(body.pointer + "/")));
-      state.badIds = new Set(ids.map(([, id]) => id));
-    }
+    takeAnswer(body, res.status);
+    answered = true;
   } catch (e) {
     if (seq !== state.seq) return;
-    // No answer at all: offline, or the server is down. The hand stays as it is.
-    state.score = { problem: t("scoring_needs_server"), offline: true };
   }
+  if (!answered) await scoreHere(seq, hand, ruleset);
+  if (seq !== state.seq) return;
   renderScore();
   renderHand();
   renderSheet();
+}
+
+// The scorer's answer (the server's or the offline scorer's, the same JSON): a Score, or a
+// problem whose pointer marks the tiles it is about.
+function takeAnswer(body, status) {
+  if (status >= 200 && status < 300) { state.score = body; return; }
+  state.score = { problem: problemText(body, { status }) };
+  const ids = [...state.pointerIds].filter(([p]) => body.pointer && (p === body.pointer || p.startsWith(body.pointer + "/")));
+  state.badIds = new Set(ids.map(([, id]) => id));
+}
+
+// No answer at all: offline, or the server is down. The hand stays as it is and is scored
+// on this device by the offline scorer where it is kept; else the page says scoring waits.
+async function scoreHere(seq, hand, ruleset) {
+  state.score = { pending: t("scoring_on_device"), offline: true };
+  renderScore();
+  const local = await scoreOnDevice(hand, ruleset);
+  if (seq !== state.seq) return;
+  if (local.unavailable) {
+    state.score = { problem: `${t("scoring_needs_server")} ${t("offline_unavailable")}`, offline: true };
+    return;
+  }
+  takeAnswer(local.body, local.status);
+  state.score.offline = true; // scored again through the server when the connection returns
+  state.score.on_device = true;
 }
 
 // ---- tile picker -------------------------------------------------------------------------
@@ -346,7 +369,11 @@ function setup() {
     e.preventDefault();
     stepPicker(step);
   });
-  if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("sw.js").catch(() => {});
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+    // The worker keeps what passes through it: the server's current scorer, for offline use.
+    navigator.serviceWorker.ready.then(() => fetch("offline/scoring.zip")).catch(() => {});
+  }
   $("ruleset").addEventListener("change", loadFans);
   loadFans();
   applyLang();

@@ -138,7 +138,14 @@ function renderScore() {
   const err = $("score-error");
   err.hidden = true;
   $("total-unit").textContent = unitOf(score && !score.problem ? score : null);
+  $("score-source").hidden = !(score && score.on_device);
   if (!score) { $("total-points").textContent = "—"; return; }
+  if (score.pending) { // the offline scorer is starting
+    $("total-points").textContent = "…";
+    err.hidden = false;
+    err.textContent = score.pending;
+    return;
+  }
   if (isWaiting(score)) { $("total-points").textContent = "—"; return; }
   if (score.problem || !score.valid) {
     $("total-points").textContent = "✗";

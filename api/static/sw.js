@@ -1,21 +1,34 @@
 // The page's service worker (served at /sw.js so its scope is the whole page): the page, its
-// scripts, styles and icons, and the fan table, kept for offline use. Each is fetched from the
-// network first (a new version is seen at once) and from the cache only when the network
-// fails. Offline the page enters hands by hand; reading photos and scoring need the server,
-// and the page says so. Photos and scores (POST) are never cached.
+// scripts, styles, font and icons, the fan table, and the offline scorer (the Pyodide
+// runtime and the scoring package, about 14 MB, kept at install where the server has them),
+// so that offline the page takes hands and scores them on the device. Each is fetched from
+// the network first (a new version is seen at once) and from the cache only when the network
+// fails. Reading photos needs the server, and the page says so. Photos and scores (POST)
+// are never cached.
 "use strict";
 
 const CACHE = "mjlens-page-v1";
 const SHELL = [
   "./", "static/style.css", "static/words.js", "static/tiles.js", "static/glyphs.js", "static/faces.js",
-  "static/notes.js", "static/photo.js", "static/upload.js", "static/render.js", "static/sets.js", "static/app.js",
+  "static/notes.js", "static/photo.js", "static/upload.js", "static/render.js", "static/offline.js", "static/sets.js",
+  "static/app.js", "static/score-worker.js",
   "static/fonts/page-cjk.woff", "static/manifest.webmanifest", "static/icons/icon.svg", "static/icons/icon-192.png", "static/icons/icon-512.png",
 ];
-// GET answers worth having offline besides the shell: the fan table (names of the fans).
-const KEPT = /\/v1\/fans(\?|$)/;
+// The offline scorer (api/offline_scorer.py): kept when the server has it, skipped when not.
+const SCORER = [
+  "offline/scoring.zip", "offline/pyodide/pyodide.js", "offline/pyodide/pyodide.asm.js",
+  "offline/pyodide/pyodide.asm.wasm", "offline/pyodide/python_stdlib.zip", "offline/pyodide/pyodide-lock.json",
+];
+// GET answers worth having offline besides the shell: the fan table (names of the fans) and
+// the offline scorer's files.
+const KEPT = /^\/v1\/fans(\?|$)|^\/offline\//;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(SHELL).then(() => Promise.all(SCORER.map((url) => cache.add(url).catch(() => null)))))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {

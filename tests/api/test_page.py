@@ -308,8 +308,11 @@ def test_every_face_of_the_picker_is_a_44_px_target(server: str, browser: Any) -
 
 def test_manual_entry_works_offline_once_installed(tmp_path: Path, browser: Any) -> None:
     """Installable (Chromium finds no installability error), and with the server gone the
-    page still opens, takes a hand by hand and says that scoring needs the server."""
-    live = kit.serve("tests.api.page_fakes:create_noted_app", "readyz")
+    page still opens and takes a hand by hand. This server has no offline scorer (its runtime
+    not installed: test_offline_scoring.py scores with it), so the page says that scoring
+    needs the server and that offline scoring is not available."""
+    no_runtime = {"MJLENS_PYODIDE_DIR": str(tmp_path / "no-pyodide")}
+    live = kit.serve("tests.api.page_fakes:create_noted_app", "readyz", no_runtime)
     base = next(live)
     try:
         browser.get(base)
@@ -378,7 +381,9 @@ def test_manual_entry_works_offline_once_installed(tmp_path: Path, browser: Any)
     kit.wait(
         browser, lambda d: "Scoring needs the server" in d.find_element("id", "score-error").text
     )
+    assert "Offline scoring is not available" in browser.find_element("id", "score-error").text
     assert kit.total(browser) == "✗"
+    assert not browser.find_element("id", "score-source").is_displayed()
 
 
 def test_an_error_says_why_in_the_pages_language(server: str, browser: Any, tmp_path: Path) -> None:
