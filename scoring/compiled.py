@@ -59,6 +59,7 @@ MODULES: tuple[str, ...] = (
     "combos",
     "traits",
     "deal",
+    "plain",
     "mcr",
     "special",
     "reading",

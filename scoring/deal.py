@@ -51,7 +51,7 @@ class Deal:
 
 
 def deal_from_hand(hand: Hand, profile: Profile) -> Deal:
-    fixed = [_fixed_set(meld) for meld in hand.melds]
+    fixed = [fixed_set(meld) for meld in hand.melds]
     win = INDEX[hand.winning_tile]
     # Three copies of the winning tile in one's own melds make it the last of its kind.
     in_melds = sum(m.tiles.count(hand.winning_tile) for m in hand.melds)
@@ -70,7 +70,7 @@ def deal_from_hand(hand: Hand, profile: Profile) -> Deal:
     )
 
 
-def _fixed_set(meld: Meld) -> Set:
+def fixed_set(meld: Meld) -> Set:
     """A declared meld as a set (melds are few and repeat: remembered)."""
     found = _FIXED.get(meld)
     if found is None:

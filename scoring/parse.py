@@ -52,20 +52,27 @@ def _tiles(value: object, pointer: str) -> tuple[str, ...]:
     return tiles
 
 
-def _meld(value: object, pointer: str) -> Meld:
-    """A checked meld; the same meld seen again is answered from memory (melds are few)."""
+def meld_key(value: object) -> tuple[object, ...] | None:
+    """What a meld's JSON is remembered by: its fields' values; None for an odd shape."""
     if type(value) is not dict or not MELD_KEYS.issuperset(value):
-        return _check_meld(value, pointer)
+        return None
     tiles, concealed = value.get("tiles"), value.get("concealed", False)
     if type(tiles) is not list or (concealed is not True and concealed is not False):
-        return _check_meld(value, pointer)
-    key = (
+        return None
+    return (
         value.get("type"),
         *tiles,
         concealed,
         value.get("claimed_from"),
         value.get("claimed_tile"),
     )
+
+
+def _meld(value: object, pointer: str) -> Meld:
+    """A checked meld; the same meld seen again is answered from memory (melds are few)."""
+    key = meld_key(value)
+    if key is None:
+        return _check_meld(value, pointer)
     try:
         meld = _MELDS.get(key)
     except TypeError:  # something unhashable: let the checks name it
@@ -76,6 +83,11 @@ def _meld(value: object, pointer: str) -> Meld:
 
 
 _MELDS: dict[tuple[object, ...], Meld] = {}
+
+
+def checked_meld(key: tuple[object, ...]) -> Meld | None:
+    """The meld already checked under this `meld_key`, if any."""
+    return _MELDS.get(key)
 
 
 def _check_meld(value: object, pointer: str) -> Meld:
@@ -137,7 +149,7 @@ def _check_meld(value: object, pointer: str) -> Meld:
     return Meld(MELD_KINDS[kind], tiles, concealed, side, claimed_tile)
 
 
-def _flowers(value: object) -> tuple[tuple[str, ...], int]:
+def read_flowers(value: object) -> tuple[tuple[str, ...], int]:
     if value == [] or (type(value) is int and value == 0):  # no flowers: the common case
         return (), 0
     if isinstance(value, bool):
@@ -209,7 +221,7 @@ def parse_hand(data: Mapping[str, Any]) -> Hand:
         raise HandError("winning_tile is missing", "/winning_tile")
     winning = _tile(data["winning_tile"], "/winning_tile")
     flags, winds = _context(data)
-    flowers, flower_count = _flowers(data.get("flowers", []))
+    flowers, flower_count = read_flowers(data.get("flowers", []))
     table = read_table(data)
     check_win_table(table, melds, winds["seat_wind"], flags["self_drawn"], flags["robbing_kong"])
     hand = Hand(
@@ -243,7 +255,7 @@ def parse_waiting(data: Mapping[str, Any]) -> Waiting:
                 "on, won both on a discard and self-drawn",
                 f"/{name}",
             )
-    flowers, flower_count = _flowers(data.get("flowers", []))
+    flowers, flower_count = read_flowers(data.get("flowers", []))
     table = read_table(data)
     check_waiting_table(table)
     tiles = [*concealed, *(t for m in melds for t in m.tiles)]

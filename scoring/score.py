@@ -7,11 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .deal import deal_from_hand
+from .deal import Deal, deal_from_hand
 from .explain import exclusion_lines, fan_lines
 from .fan_table import ROWS, Fan
 from .hand import Hand, HandError, Waiting
 from .parse import parse_hand_or_waiting
+from .plain import plain_deal
 from .profiles import MCR_PROFILES, Profile, points_table
 from .reading import best_reading
 from .rulesets import RULESETS as RULESETS  # the names callers import from here
@@ -193,6 +194,13 @@ def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str | None = Non
         except HandError as exc:
             return invalid(ruleset or "mcr", exc.message, exc.pointer)
     ruleset = ruleset or "mcr"
+    profile = MCR_PROFILES.get(ruleset)
+    if profile is not None and type(hand) is dict:
+        plain = plain_deal(hand, profile)
+        if plain is not None:
+            result = score_deal(plain.deal, plain.flowers, plain.flower_count)
+            if result.valid:  # else the full parser's Hand gives the discards to advise
+                return result
     try:
         parsed = hand if isinstance(hand, Hand | Waiting) else parse_hand_or_waiting(hand)
     except HandError as exc:
@@ -208,7 +216,6 @@ def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str | None = Non
         waiting = score_waiting(parsed, ruleset)
         waiting.unit = unit_of(ruleset)
         return waiting
-    profile = MCR_PROFILES.get(ruleset)
     result = _score_other(parsed, ruleset) if profile is None else score_mcr(parsed, profile)
     if not result.valid:
         from .waits import advise
@@ -227,7 +234,12 @@ def _score_other(hand: Hand, ruleset: str) -> Score:
 
 
 def score_mcr(hand: Hand, profile: Profile) -> Score:
-    deal = deal_from_hand(hand, profile)
+    return score_deal(deal_from_hand(hand, profile), hand.flowers, hand.flower_count)
+
+
+def score_deal(deal: Deal, flowers: tuple[str, ...], flower_count: int) -> Score:
+    """The Score of a hand read into numbers, with its flowers (named, or only counted)."""
+    profile = deal.profile
     reading = best_reading(deal)
     if reading is None:
         return invalid(
@@ -238,13 +250,11 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
     for fan, points, count, texts in lines:
         row = ROWS[fan]
         fans.append(FanScore(fan, row.name_en, row.name_zh, points, count, texts))
-    if hand.flower_count:
+    if flower_count:
         row = ROWS[Fan.FLOWER_TILES]
-        fans.append(
-            FanScore(row.id, row.name_en, row.name_zh, row.points, hand.flower_count, hand.flowers)
-        )
-        total += row.points * hand.flower_count
-    meets = total - hand.flower_count >= MINIMUM
+        fans.append(FanScore(row.id, row.name_en, row.name_zh, row.points, flower_count, flowers))
+        total += row.points * flower_count
+    meets = total - flower_count >= MINIMUM
     excluded = tuple(Exclusion(*line) for line in exclusion_lines(reading))
     return Score(
         ruleset=profile.name,
@@ -253,6 +263,6 @@ def score_mcr(hand: Hand, profile: Profile) -> Score:
         meets_minimum=meets,
         fans=tuple(fans),
         excluded=excluded,
-        flower_points=hand.flower_count,
-        payments=payments(total, hand.self_drawn) if meets else None,
+        flower_points=flower_count,
+        payments=payments(total, deal.self_drawn) if meets else None,
     )

@@ -193,9 +193,24 @@ def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
     return 0
 
 
+_decode = json.JSONDecoder().raw_decode
+
+
+def _read_line(line: str) -> Any:
+    """json.loads(line), without its trailing-whitespace pattern for a line that is one
+    JSON text and its newline; anything else is json.loads's, errors and all."""
+    try:
+        data, end = _decode(line)
+    except ValueError:
+        return json.loads(line)
+    if end != len(line) and line[end:].strip(" \t\n\r"):  # JSON's whitespace only
+        return json.loads(line)
+    return data
+
+
 def _score_line(line: str, ruleset: str | None) -> Score:
     try:
-        data = json.loads(line)
+        data = _read_line(line)
     except json.JSONDecodeError as exc:
         error = (
             "empty line: expected one Hand JSON object"

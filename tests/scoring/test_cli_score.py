@@ -6,11 +6,13 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from api.cli import main
+from api.commands import score as score_command
 from api.commands.score import stream
 
 
@@ -149,3 +151,19 @@ def test_jsonl_answers_a_waiting_hand() -> None:
     stream(io.StringIO(json.dumps(waiting) + "\n"), out, "mcr")
     answer = json.loads(out.getvalue())
     assert [w["tile"] for w in answer["waits"]] == ["1p", "4p"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"a":1}\n', '{"a":1}', ' {"a":1}\n', '{"a":1}\r\n', '{"a":1}\t \n', "[1,2]\n", "NaN\n",
+     '{"a":1} x\n', "\ufeff{}\n", "", "\n", "1 2\n", '{"a":1}\x0b\n', '{"a":1}\u2028\n',
+     '{"a"\n'],
+)  # fmt: skip
+def test_a_stream_line_is_read_as_json_loads_reads_it(line: str) -> None:
+    def read(how: Callable[[str], object]) -> tuple[str, object]:
+        try:
+            return "read", how(line)
+        except json.JSONDecodeError as exc:
+            return "refused", str(exc)
+
+    assert repr(read(score_command._read_line)) == repr(read(json.loads))  # repr: NaN too

@@ -1,0 +1,132 @@
+"""A plain MCR win as Hand JSON straight to the scorer's numbers (`Deal`), for the stream.
+
+Most hands a client sends are plain: known keys, melds already seen, legal tile codes, no
+table facts, none of the flags that need a check against the tiles (Last Tile, a kong's
+replacement tile, robbing a kong). `plain_deal` reads such a hand in one pass, without
+building the `Hand` the full parser (`parse.py`) builds and checks; anything else, and any
+doubt, answers None and the hand takes the full parser, which names what is wrong. A hand
+read here is a hand the full parser accepts, turned into the same `Deal`
+(tests/scoring/test_plain.py).
+"""
+
+from __future__ import annotations
+
+from .deal import Deal, fixed_set
+from .hand import HandError, Meld
+from .parse import KEYS, ORDER, PLAYING_SET, checked_meld, meld_key, read_flowers
+from .profiles import Profile
+from .rulesets import RULESETS
+from .shapes import Set
+from .table import TABLE_KEYS
+from .tile_index import INDEX
+from .tiles import COPIES, WINDS
+
+# Flags whose truth needs a check against the tiles: their hands take the full parser.
+CHECKED_FLAGS = ("last_tile", "kong_replacement", "robbing_kong")
+
+
+class PlainWin:
+    """A plain win read from its Hand JSON: the Deal, and what the Score needs besides."""
+
+    def __init__(self, deal: Deal, flowers: tuple[str, ...], flower_count: int) -> None:
+        self.deal = deal
+        self.flowers = flowers
+        self.flower_count = flower_count
+
+
+def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
+    """The Deal of a plain win, or None: not plain, or not valid (the full parser says why)."""
+    if not KEYS.issuperset(data) or not TABLE_KEYS.isdisjoint(data):
+        return None
+    named = data.get("ruleset")
+    if named is not None and (type(named) is not str or named not in RULESETS):
+        return None
+    for name in CHECKED_FLAGS:
+        if data.get(name, False) is not False:
+            return None
+    self_drawn = data.get("self_drawn", False)
+    wall_last = data.get("last_of_wall", False)
+    if (self_drawn is not True and self_drawn is not False) or (
+        wall_last is not True and wall_last is not False
+    ):
+        return None
+    seat, prevalent = data.get("seat_wind", "E"), data.get("prevalent_wind", "E")
+    if type(seat) is not str or seat not in WINDS:
+        return None
+    if type(prevalent) is not str or prevalent not in WINDS:
+        return None
+    win_code = data.get("winning_tile")
+    concealed = data.get("concealed")
+    melds_value = data.get("melds", [])
+    if type(win_code) is not str or win_code not in ORDER or type(concealed) is not list:
+        return None
+    if type(melds_value) is not list or len(melds_value) > 4:
+        return None
+    if 3 * len(melds_value) + len(concealed) != 13:
+        return None
+    try:
+        if not PLAYING_SET.issuperset(concealed):
+            return None
+    except TypeError:  # an unhashable entry
+        return None
+    counts = [0] * 34
+    win = INDEX[win_code]
+    counts[win] = 1
+    standing: list[int] = []
+    for code in concealed:
+        t = INDEX[str(code)]
+        counts[t] += 1
+        standing.append(t)
+    fixed: list[Set] = []
+    win_in_melds = 0
+    for value in melds_value:
+        known = _known_meld(value)
+        if known is None:
+            return None
+        meld, s = known
+        fixed.append(s)
+        for code in meld.tiles:
+            counts[INDEX[code]] += 1
+            if code == win_code:
+                win_in_melds += 1
+    if max(counts) > COPIES:
+        return None
+    try:
+        flowers, flower_count = read_flowers(data.get("flowers", []))
+    except HandError:
+        return None
+    standing.sort()
+    deal = Deal(
+        fixed=tuple(fixed),
+        standing=tuple(standing),
+        win=win,
+        self_drawn=self_drawn,
+        last_tile=win_in_melds == 3,  # three copies in one's own melds: the last of its kind
+        wall_last=wall_last,
+        about_kong=False,
+        seat=INDEX[seat],
+        prevalent=INDEX[prevalent],
+        flowers=flower_count,
+        profile=profile,
+    )
+    return PlainWin(deal, flowers, flower_count)
+
+
+def _known_meld(value: object) -> tuple[Meld, Set] | None:
+    """A meld the full parser has already checked, with its set; None for one it has not."""
+    key = meld_key(value)
+    if key is None:
+        return None
+    try:
+        found = _SETS.get(key)
+    except TypeError:  # something unhashable
+        return None
+    if found is None:
+        meld = checked_meld(key)
+        if meld is None:
+            return None
+        found = _SETS[key] = (meld, fixed_set(meld))
+    return found
+
+
+_SETS: dict[tuple[object, ...], tuple[Meld, Set]] = {}

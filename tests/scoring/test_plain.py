@@ -1,0 +1,83 @@
+"""`plain.plain_deal`: a plain win read straight into a Deal is a hand the full parser
+accepts, turned into the same Deal; every other hand is left to the full parser."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from scoring import score
+from scoring.deal import Deal, deal_from_hand
+from scoring.generate import generate_hands
+from scoring.hand import HandError
+from scoring.parse import parse_hand
+from scoring.plain import plain_deal
+from scoring.profiles import MCR_PROFILES
+
+PROFILE = MCR_PROFILES["mcr"]
+DEAL_FIELDS = ("fixed", "standing", "win", "self_drawn", "last_tile", "wall_last", "about_kong",
+               "seat", "prevalent", "flowers", "profile")  # fmt: skip
+
+
+def _fields(deal: Deal) -> tuple[object, ...]:
+    return tuple(getattr(deal, name) for name in DEAL_FIELDS)
+
+
+def _mutations(hand: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """The hand with one thing changed, legal or not."""
+    out = []
+    for key, value in (
+        ("self_drawn", 1), ("last_of_wall", True), ("last_tile", True), ("robbing_kong", None),
+        ("kong_replacement", True), ("seat_wind", "X"), ("prevalent_wind", ["E"]),
+        ("flowers", 9), ("flowers", ["1h", "1h"]), ("flowers", True), ("flowers", ["2h", "5h"]),
+        ("winning_tile", "1h"), ("winning_tile", None), ("winning_tile", ["1m"]),
+        ("ruleset", "mcr"), ("ruleset", "nope"), ("ruleset", 3), ("dealer", "E"),
+        ("wild", ["C"]), ("bogus", 1), ("melds", {}), ("concealed", "1m"),
+    ):  # fmt: skip
+        out.append({**hand, key: value})
+    concealed = list(hand["concealed"])
+    out.append({**hand, "concealed": [*concealed, "1m"]})
+    out.append({**hand, "concealed": concealed[:-1]})
+    out.append({**hand, "concealed": [*concealed[:-1], [1]]})
+    out.append({**hand, "concealed": [*concealed[:-1], "0m"]})
+    out.append({**hand, "concealed": [hand["winning_tile"]] * len(concealed)})
+    if hand.get("melds"):
+        melds = copy.deepcopy(hand["melds"])
+        rng.choice(melds)["tiles"] = ["1m", "1m", "2m"]
+        out.append({**hand, "melds": melds})
+        out.append({**hand, "melds": [*hand["melds"], {"type": "pung", "tiles": ["C"] * 3}]})
+    return out
+
+
+def test_a_plain_deal_is_the_full_parsers_deal() -> None:
+    rng = random.Random(5)
+    read = 0
+    hands = list(generate_hands(31, 1500))
+    for hand in hands:
+        score(hand)  # the full parser meets each meld once; plain_deal reads only those
+    for hand in hands:
+        for data in (hand, *_mutations(hand, rng)):
+            plain = plain_deal(data, PROFILE)
+            if plain is None:
+                continue
+            read += 1
+            try:
+                full = parse_hand(data)
+            except HandError as exc:
+                raise AssertionError(f"read as plain, refused by the parser: {data}") from exc
+            assert _fields(plain.deal) == _fields(deal_from_hand(full, PROFILE)), data
+            assert (plain.flowers, plain.flower_count) == (full.flowers, full.flower_count)
+    assert read >= len(hands)  # the hands themselves and their legal variants are plain
+
+
+def test_a_meld_never_checked_is_left_to_the_parser() -> None:
+    hand = {
+        "melds": [{"type": "chow", "tiles": ["9s", "7s", "8s"], "claimed_from": "left",
+                   "claimed_tile": "8s"}],
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "E", "E", "E", "C"],
+        "winning_tile": "C",
+    }  # fmt: skip
+    assert plain_deal(hand, PROFILE) is None
+    assert score(hand).valid
+    assert plain_deal(hand, PROFILE) is not None
