@@ -109,6 +109,7 @@ def read(
 
     heap: list[tuple[float, int, tuple[int, ...], Hypothesis | None]] = [(-bound(()), 0, (), None)]
     done: list[Hypothesis] = []
+    layouts: set[tuple[object, ...]] = set()
     tried = 0
     tick = 1
     while heap:
@@ -124,7 +125,11 @@ def read(
             break
         hypothesis = evaluate(chosen)
         tried += 1
-        heapq.heappush(heap, (-hypothesis.score, tick, chosen, hypothesis))
+        if (seen := _laid_out_as(hypothesis)) not in layouts:
+            # The same hand laid the same way (a stray dropped that was out anyway) is one
+            # explanation, weighed once; its children are still tried.
+            layouts.add(seen)
+            heapq.heappush(heap, (-hypothesis.score, tick, chosen, hypothesis))
         tick += 1
         touched = {t for k in chosen for t in moves[k].tiles}
         for k in range(chosen[-1] + 1 if chosen else 0, len(moves)):
@@ -183,6 +188,23 @@ def _hypothesis(
     else:
         score += math.log(min(decoded.plausibility, 1.0))
     return Hypothesis(moves, edited, kept, found, decoded, score)
+
+
+def _laid_out_as(hypothesis: Hypothesis) -> tuple[object, ...]:
+    """What tells two hypotheses apart: the win's groups and each of its tiles' flags, by
+    the indices of the tiles as detected."""
+    kept, tiles = hypothesis.kept, hypothesis.tiles
+    groups = sorted(
+        (g.role.value, tuple(int(kept[t]) for t in g.tiles))
+        for g in hypothesis.found.groups
+        if g.role != Role.STRAY
+    )
+    flags = tuple(
+        (int(kept[t]), bool(tiles.face_down[t]), bool(tiles.sideways[t]))
+        for _, members in groups
+        for t in np.flatnonzero(np.isin(kept, members))
+    )
+    return (*groups, flags, hypothesis.decoded.waiting)
 
 
 def _weighed(
