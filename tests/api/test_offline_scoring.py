@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.api import browser_kit as kit
+from tests.api.test_page import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -129,6 +130,9 @@ def test_offline_the_page_scores_as_the_server_does(browser: Any) -> None:
             assert said["total"] == want["total"] and said["bad"] == want["bad"]
         _score_in_page(browser, *CASES[0], timeout=30)
         assert browser.find_element("id", "score-source").is_displayed()  # says it is offline
+        browser.execute_script("document.getElementById('score-card').scrollIntoView()")
+        kit.shot(browser, "13-offline-score")
+        assert axe_violations(browser) == []
         rows = browser.find_elements("css selector", "#fans tbody tr")
         assert [r.get_attribute("data-fan") for r in rows] == [
             str(f["id"]) for f in online[0]["score"]["fans"]
