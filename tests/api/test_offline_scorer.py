@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -106,3 +107,12 @@ def test_the_runtime_is_served_only_where_installed(
     assert found.headers["content-type"] == "application/wasm"
     assert client.get("/offline/pyodide/package.json").status_code == 404  # not the runtime's
     assert client.get("/offline/pyodide/..%2Fpyodide.asm.wasm").status_code == 404
+
+
+def test_the_service_worker_keeps_every_file_the_scorer_needs() -> None:
+    from api.offline_scorer import RUNTIME
+
+    worker = (Path(__file__).resolve().parents[2] / "api" / "static" / "sw.js").read_text("utf-8")
+    listed = worker[worker.index("const SCORER = [") : worker.index("];", worker.index("SCORER"))]
+    kept = set(re.findall(r'"([^"]+)"', listed))
+    assert kept == {"offline/scoring.zip"} | {f"offline/pyodide/{name}" for name in RUNTIME}
