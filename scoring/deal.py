@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .hand import Hand, Meld
 from .profiles import Profile
-from .shapes import CHOW, KONG, PUNG, Set
+from .shapes import CHOW, KONG, PAIR, PUNG, Set
 from .tile_index import CODES, INDEX
 
 WIND_OF = {"E": INDEX["E"], "S": INDEX["S"], "W": INDEX["W"], "N": INDEX["N"]}
@@ -88,17 +88,11 @@ _FIXED: dict[Meld, Set] = {}
 
 def set_text(s: Set) -> str:
     """A set in the compact notation: 234m, EEE, 9999p, 55s."""
-    text = _SET_TEXT.get(s)
-    if text is None:
-        text = _SET_TEXT[s] = _set_text(s)
-    return text
-
-
-_SET_TEXT: dict[Set, str] = {}
-
-
-def _set_text(s: Set) -> str:
     kind, t, _ = s
+    return _SET_TEXTS[kind * 34 + t]
+
+
+def _set_text(kind: int, t: int) -> str:
     code = CODES[t]
     if kind == CHOW:
         r = int(code[0])
@@ -107,3 +101,11 @@ def _set_text(s: Set) -> str:
     if t < 27:
         return code[0] * n + code[1]
     return code * n
+
+
+# Every set's text, at kind * 34 + tile (a chow only where one can be: its middle tile).
+_SET_TEXTS: list[str] = [
+    "" if kind == CHOW and (t >= 27 or t % 9 in (0, 8)) else _set_text(kind, t)
+    for kind in range(PAIR + 1)
+    for t in range(34)
+]

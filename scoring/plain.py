@@ -12,11 +12,11 @@ read here is a hand the full parser accepts, turned into the same `Deal`
 from __future__ import annotations
 
 from .deal import Deal, fixed_set
-from .hand import HandError, Meld
+from .hand import HandError
 from .parse import KEYS, ORDER, PLAYING_SET, checked_meld, meld_key, read_flowers
 from .profiles import Profile
 from .rulesets import RULESETS
-from .shapes import Set
+from .shapes import CHOW, KONG, Set
 from .table import TABLE_KEYS
 from .tile_index import INDEX
 from .tiles import COPIES, WINDS
@@ -80,15 +80,21 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
     fixed: list[Set] = []
     win_in_melds = 0
     for value in melds_value:
-        known = _known_meld(value)
-        if known is None:
+        s = _known_meld(value)
+        if s is None:
             return None
-        meld, s = known
         fixed.append(s)
-        for code in meld.tiles:
-            counts[INDEX[code]] += 1
-            if code == win_code:
-                win_in_melds += 1
+        kind, t, _ = s
+        if kind == CHOW:
+            counts[t - 1] += 1
+            counts[t] += 1
+            counts[t + 1] += 1
+            win_in_melds += win - t in (-1, 0, 1)
+        else:
+            n = 4 if kind == KONG else 3
+            counts[t] += n
+            if t == win:
+                win_in_melds += n
     if max(counts) > COPIES:
         return None
     try:
@@ -112,8 +118,8 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
     return PlainWin(deal, flowers, flower_count)
 
 
-def _known_meld(value: object) -> tuple[Meld, Set] | None:
-    """A meld the full parser has already checked, with its set; None for one it has not."""
+def _known_meld(value: object) -> Set | None:
+    """The set of a meld the full parser has already checked; None for one it has not."""
     key = meld_key(value)
     if key is None:
         return None
@@ -125,8 +131,8 @@ def _known_meld(value: object) -> tuple[Meld, Set] | None:
         meld = checked_meld(key)
         if meld is None:
             return None
-        found = _SETS[key] = (meld, fixed_set(meld))
+        found = _SETS[key] = fixed_set(meld)
     return found
 
 
-_SETS: dict[tuple[object, ...], tuple[Meld, Set]] = {}
+_SETS: dict[tuple[object, ...], Set] = {}

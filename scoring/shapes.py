@@ -106,18 +106,22 @@ def _suit_divisions(
     return tuple(found)
 
 
-@lru_cache(maxsize=SUIT_CACHE)
 def _suit_complete(counts: tuple[int, ...], with_pair: bool) -> bool:
-    """Whether one suit's counts split into sets (and one pair when asked)."""
-    if with_pair:
-        for t, n in enumerate(counts):
-            if n >= 2:
-                rest = list(counts)
-                rest[t] -= 2
-                if _suit_complete(tuple(rest), False):
-                    return True
-        return False
-    rest = list(counts)
+    """Whether one suit's counts split into sets (and one pair when asked). Not remembered:
+    a few dozen integer steps cost less than looking a suit's counts up."""
+    if not with_pair:
+        return _sets_only(list(counts))
+    for t, n in enumerate(counts):
+        if n >= 2:
+            rest = list(counts)
+            rest[t] -= 2
+            if _sets_only(rest):
+                return True
+    return False
+
+
+def _sets_only(rest: list[int]) -> bool:
+    """Whether one suit's counts (changed in place) split into sets alone."""
     if len(rest) == 7:  # honors: pungs only
         return all(n % 3 == 0 for n in rest)
     # Three chows from one tile can always be read as three pungs instead, so it is enough to
