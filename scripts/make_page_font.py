@@ -3,13 +3,13 @@ from Noto Sans CJK SC Regular, so its 中文 words are never empty boxes on a de
 Chinese font.
 
 The characters are every CJK character (ideographs, CJK and full-width punctuation) in the
-page's files (api/static/*.js, *.html) and in every rule set's fan table, which is where the
-Chinese fan names the API sends come from. The font is Debian's `fonts-noto-cjk` (SIL Open
-Font License 1.1), unpacked under .cache/art/fonts-cjk by scripts/fetch_art.sh. Run again
-whenever a Chinese word is added: `python scripts/make_page_font.py` (fontTools; the train
-extra); tests/api/test_page_font.py fails until then. The subset is renamed (OFL: a modified
-font does not carry the original's name) and is WOFF (zlib), which fontTools reads back
-without brotli.
+page's files (api/static/*.js, *.html) and in the fan names and units of every rule set's
+fan table, which is where the Chinese names in the API's answers come from. The font is
+Debian's `fonts-noto-cjk` (SIL Open Font License 1.1), unpacked under .cache/art/fonts-cjk
+by scripts/fetch_art.sh. Run again whenever a Chinese word is added: `make page-font` or
+`python scripts/make_page_font.py` (fontTools; the train extra); tests/api/test_page_font.py
+fails until then. The subset is renamed (OFL: a modified font does not carry the original's
+name) and is WOFF (zlib), which fontTools reads back without brotli.
 """
 
 from __future__ import annotations
@@ -46,14 +46,17 @@ def page_characters() -> set[str]:
 
 
 def fan_characters() -> set[str]:
-    """Every CJK character of every rule set's fan table (fan names, units, notes)."""
+    """Every CJK character of the names the page shows from every rule set's fan table: the
+    fans' Chinese names (which Score JSON carries too) and the unit's."""
     sys.path.insert(0, str(ROOT))
     from scoring import RULESETS
     from scoring.fan_tables import fan_table
 
     found: set[str] = set()
     for ruleset in RULESETS:
-        found |= set(CJK.findall(repr(fan_table(ruleset).to_json())))
+        table = fan_table(ruleset).to_json()
+        shown = [table["unit_zh"], *(fan["name_zh"] for fan in table["fans"])]
+        found |= set(CJK.findall("".join(shown)))
     return found
 
 
