@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
+from typing import Final
 
 from . import fan_ids as F
 from .fan_table import ROWS
@@ -18,16 +19,17 @@ from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
 from .shapes import Set
 from .tally import ACCOUNT_ONCE, NON_IDENTICAL, NON_REPEAT, NON_SEPARATION, Tally
 
-TRIPLES_OF_FOUR = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))  # triple + the rest
+# Three of four sets, and the one left over.
+TRIPLES_OF_FOUR: Final = ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0))
 # When a three-chow fan leaves one chow, the reference takes its one extra fan in this order.
-EXTRA_CHOW_ORDER = (
+EXTRA_CHOW_ORDER: Final = (
     F.PURE_DOUBLE_CHOW,
     F.MIXED_DOUBLE_CHOW,
     F.SHORT_STRAIGHT,
     F.TWO_TERMINAL_CHOWS,
 )
 Patterns = dict[int, tuple[tuple[int, Check], ...]]
-_tile_of = itemgetter(1)
+_tile_of: Final = itemgetter(1)
 
 
 def _tiles(sets: Sequence[Set]) -> list[int]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .hand import Hand, Meld
 from .profiles import Profile
 from .shapes import CHOW, KONG, PAIR, PUNG, Set
 from .tile_index import CODES, INDEX
 
-WIND_OF = {"E": INDEX["E"], "S": INDEX["S"], "W": INDEX["W"], "N": INDEX["N"]}
+WIND_OF: Final = {"E": INDEX["E"], "S": INDEX["S"], "W": INDEX["W"], "N": INDEX["N"]}
 
 
 class Deal:
@@ -83,7 +85,7 @@ def fixed_set(meld: Meld) -> Set:
     return found
 
 
-_FIXED: dict[Meld, Set] = {}
+_FIXED: Final[dict[Meld, Set]] = {}
 
 
 def set_text(s: Set) -> str:
@@ -104,7 +106,7 @@ def _set_text(kind: int, t: int) -> str:
 
 
 # Every set's text, at kind * 34 + tile (a chow only where one can be: its middle tile).
-_SET_TEXTS: list[str] = [
+_SET_TEXTS: Final[list[str]] = [
     "" if kind == CHOW and (t >= 27 or t % 9 in (0, 8)) else _set_text(kind, t)
     for kind in range(PAIR + 1)
     for t in range(34)

@@ -7,6 +7,8 @@ their text is remembered rather than written again.
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import fan_ids as F
 from .deal import set_text
 from .reading import Reading
@@ -16,8 +18,8 @@ from .tile_index import CODES, KNITTED_STRAIGHTS
 
 FanLine = tuple[int, int, int, tuple[str, ...]]  # fan, points, count, what it uses
 ExclusionLine = tuple[int, int | None, str, int]  # fan, because of, rule, count
-REPEATED = frozenset({F.PURE_DOUBLE_CHOW, F.QUADRUPLE_CHOW})  # their chows listed each time
-MOST_REMEMBERED = 1 << 16  # texts of uses kept; a long stream of odd hands clears them
+REPEATED: Final = frozenset({F.PURE_DOUBLE_CHOW, F.QUADRUPLE_CHOW})  # their chows listed each time
+MOST_REMEMBERED: Final = 1 << 16  # texts of uses kept; a long stream of odd hands clears them
 
 
 def fan_lines(reading: Reading, points: list[int]) -> tuple[list[FanLine], int]:
@@ -72,7 +74,7 @@ def _described(use: tuple[object, ...], repeat: bool) -> tuple[str, ...]:
     return found
 
 
-_DESCRIBED: dict[tuple[tuple[object, ...], bool], tuple[str, ...]] = {}
+_DESCRIBED: Final[dict[tuple[tuple[object, ...], bool], tuple[str, ...]]] = {}
 
 
 def whole_hand_text(reading: Reading) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Final
 
 
 class Fan(IntEnum):
@@ -119,7 +120,7 @@ def _row(
     return FanRow(int(fan), en, zh, points, tuple(int(e) for e in excludes), text, check)
 
 
-FAN_TABLE: tuple[FanRow, ...] = (
+FAN_TABLE: Final[tuple[FanRow, ...]] = (
     _row(F.BIG_FOUR_WINDS, "Big Four Winds", "大四喜", 88, "patterns.big_four_winds",
          (F.BIG_THREE_WINDS, F.ALL_PUNGS, F.PREVALENT_WIND, F.SEAT_WIND,
           F.PUNG_OF_TERMINALS_OR_HONORS),
@@ -387,11 +388,13 @@ FAN_TABLE: tuple[FanRow, ...] = (
 )  # fmt: skip
 
 # The extra row that profile `mcr-mil` uses in place of Melded Kong + Concealed Kong.
-CONCEALED_AND_MELDED_KONG_ROW = _row(
+CONCEALED_AND_MELDED_KONG_ROW: Final = _row(
     F.CONCEALED_AND_MELDED_KONG, "Concealed Kong and Melded Kong", "明暗杠", 5,
     "mcr.kong_and_pung_fans", (),
     "One concealed and one melded kong (PyMahjongGB; not in the rule book).",
 )  # fmt: skip
 
-ROWS: dict[int, FanRow] = {row.id: row for row in (*FAN_TABLE, CONCEALED_AND_MELDED_KONG_ROW)}
+ROWS: Final[dict[int, FanRow]] = {
+    row.id: row for row in (*FAN_TABLE, CONCEALED_AND_MELDED_KONG_ROW)
+}
 assert [row.id for row in FAN_TABLE] == list(range(1, 82)), "fan table out of order"

@@ -16,14 +16,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from json.encoder import encode_basestring
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .score import Exclusion, FanScore, Score
 
-MOST_REMEMBERED = 1 << 16  # escaped strings kept; a stream of odd strings clears them
-_plain: Callable[[object], str] = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_ESCAPED: dict[str, str] = {}
+MOST_REMEMBERED: Final = 1 << 16  # escaped strings kept; a stream of odd strings clears them
+_plain: Final[Callable[[object], str]] = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":")
+).encode
+_ESCAPED: Final[dict[str, str]] = {}
 
 
 def dumps(value: object) -> str:
@@ -94,11 +96,21 @@ def score_text(score: Score) -> str:
         ',"fans":[',
     ]
     first = True
+    whole: tuple[str, ...] | None = None  # the fans of the whole hand share one tuple of sets
+    whole_text = ""
     for fan in score.fans:
         if not first:
             out.append(",")
         first = False
-        out.append(_fan_text(fan))
+        out.append(_fan_head(fan))
+        if fan.sets is not whole:
+            if len(fan.sets) < 5:
+                out.append(_strings_text(fan.sets))
+                out.append("}")
+                continue
+            whole, whole_text = fan.sets, _strings_text(fan.sets)
+        out.append(whole_text)
+        out.append("}")
     out.append('],"excluded":[')
     first = True
     for ex in score.excluded:
@@ -130,7 +142,8 @@ def score_text(score: Score) -> str:
     return "".join(out)
 
 
-def _fan_text(fan: FanScore) -> str:
+def _fan_head(fan: FanScore) -> str:
+    """A fan's text up to its sets: remembered by id, names, points and count."""
     key = (int(fan.id), fan.name_en, fan.name_zh, int(fan.points), int(fan.count))
     head = _FAN_HEADS.get(key)
     if head is None:
@@ -140,7 +153,7 @@ def _fan_text(fan: FanScore) -> str:
                  _string(str(fan.name_zh)), ',"points":', str(key[3]), ',"count":', str(key[4]),
                  ',"sets":']  # fmt: skip
         head = _FAN_HEADS[key] = "".join(parts)
-    return head + _strings_text(fan.sets) + "}"
+    return head
 
 
 def _strings_text(texts: tuple[str, ...]) -> str:
@@ -161,5 +174,5 @@ def _exclusion_text(ex: Exclusion) -> str:
     return found
 
 
-_FAN_HEADS: dict[tuple[int, str, str, int, int], str] = {}
-_EXCLUSIONS: dict[tuple[int, int, str, int], str] = {}
+_FAN_HEADS: Final[dict[tuple[int, str, str, int, int], str]] = {}
+_EXCLUSIONS: Final[dict[tuple[int, int, str, int], str]] = {}

@@ -8,6 +8,7 @@ sets first, then the hand as a whole, then the wait, then the principles, then t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import fan_ids as F
 from .combos import chow_fans, pung_fans
@@ -19,12 +20,12 @@ from .tile_index import DRAGON_TILES, WIND_TILES
 from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
 # How many Pungs of Terminals or Honors a fan takes back instead of all of them.
-PARTIAL_EXCLUSION: dict[tuple[int, int], int] = {
+PARTIAL_EXCLUSION: Final[dict[tuple[int, int], int]] = {
     (F.NINE_GATES, F.PUNG_OF_TERMINALS_OR_HONORS): 1,
     (F.BIG_THREE_WINDS, F.PUNG_OF_TERMINALS_OR_HONORS): 3,
 }
-EXCLUDES = {fan: row.excludes for fan, row in ROWS.items()}
-CONCEALED_PUNG_FANS = {
+EXCLUDES: Final = {fan: row.excludes for fan, row in ROWS.items()}
+CONCEALED_PUNG_FANS: Final = {
     2: F.TWO_CONCEALED_PUNGS,
     3: F.THREE_CONCEALED_PUNGS,
     4: F.FOUR_CONCEALED_PUNGS,

@@ -7,7 +7,7 @@ so a caller can show it to a person as is.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from .hand import SIDES, Hand, HandError, Meld, MeldKind, Side, Waiting
 from .rulesets import RULESETS
@@ -16,18 +16,19 @@ from .tiles import COPIES, FLOWERS, PLAYING, SUITED, WINDS
 
 # `ruleset` is read by rulesets.requested_ruleset: honoured, or refused when it disagrees
 # with the rule set the request asks for.
-KEYS = {
+KEYS: Final = {
     "melds", "concealed", "winning_tile", "self_drawn", "seat_wind", "prevalent_wind", "flowers",
     "last_tile", "last_of_wall", "kong_replacement", "robbing_kong", "ruleset", *TABLE_KEYS,
 }  # fmt: skip
-MELD_KEYS = frozenset({"type", "tiles", "concealed", "claimed_from", "claimed_tile"})
-FLAGS = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
-WIN_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")  # hold for one win
-WAITING_TILES = 13  # a hand one tile short of a win, a kong counting three
-MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
-MELD_KINDS: dict[str, MeldKind] = {"chow": "chow", "pung": "pung", "kong": "kong"}
-ORDER = {code: i for i, code in enumerate(PLAYING)}
-PLAYING_SET = frozenset(PLAYING)
+MELD_KEYS: Final = frozenset({"type", "tiles", "concealed", "claimed_from", "claimed_tile"})
+FLAGS: Final = ("self_drawn", "last_tile", "last_of_wall", "kong_replacement", "robbing_kong")
+# They hold for one win.
+WIN_FLAGS: Final = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong")
+WAITING_TILES: Final = 13  # a hand one tile short of a win, a kong counting three
+MELD_SIZE: Final = {"chow": 3, "pung": 3, "kong": 4}
+MELD_KINDS: Final[dict[str, MeldKind]] = {"chow": "chow", "pung": "pung", "kong": "kong"}
+ORDER: Final = {code: i for i, code in enumerate(PLAYING)}
+PLAYING_SET: Final = frozenset(PLAYING)
 
 
 def _tile(value: object, pointer: str) -> str:
@@ -82,7 +83,7 @@ def _meld(value: object, pointer: str) -> Meld:
     return meld
 
 
-_MELDS: dict[tuple[object, ...], Meld] = {}
+_MELDS: Final[dict[tuple[object, ...], Meld]] = {}
 
 
 def checked_meld(key: tuple[object, ...]) -> Meld | None:

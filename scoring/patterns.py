@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import pairwise
+from typing import Final
 
 from . import fan_ids as F
 from .tile_index import DRAGON_TILES, EAST, NORTH, RED, SOUTH, TERMINALS, WEST, WIND_TILES
@@ -129,7 +130,7 @@ def two_dragon_pungs(ts: Sequence[int]) -> bool:  # 双箭刻
     return ts[0] >= RED and ts[1] >= RED
 
 
-CHOW_PATTERNS: dict[int, tuple[tuple[int, Check], ...]] = {
+CHOW_PATTERNS: Final[dict[int, tuple[tuple[int, Check], ...]]] = {
     4: (
         (F.FOUR_PURE_SHIFTED_CHOWS, four_pure_shifted_chows),
         (F.QUADRUPLE_CHOW, quadruple_chow),
@@ -149,7 +150,7 @@ CHOW_PATTERNS: dict[int, tuple[tuple[int, Check], ...]] = {
         (F.PURE_DOUBLE_CHOW, pure_double_chow),
     ),
 }
-PUNG_PATTERNS: dict[int, tuple[tuple[int, Check], ...]] = {
+PUNG_PATTERNS: Final[dict[int, tuple[tuple[int, Check], ...]]] = {
     4: (
         (F.FOUR_PURE_SHIFTED_PUNGS, four_pure_shifted_pungs),
         (F.BIG_FOUR_WINDS, big_four_winds),
@@ -179,7 +180,7 @@ def match(patterns: dict[int, tuple[tuple[int, Check], ...]], tiles: Sequence[in
     return found or None
 
 
-_MATCHED: dict[int, int] = {}  # packed tiles -> fan, 0 for none
+_MATCHED: Final[dict[int, int]] = {}  # packed tiles -> fan, 0 for none
 
 
 def single_pung_fan(tile: int) -> int | None:

@@ -11,6 +11,8 @@ read here is a hand the full parser accepts, turned into the same `Deal`
 
 from __future__ import annotations
 
+from typing import Final
+
 from .deal import Deal, fixed_set
 from .hand import HandError
 from .parse import KEYS, ORDER, PLAYING_SET, checked_meld, meld_key, read_flowers
@@ -22,7 +24,7 @@ from .tile_index import INDEX
 from .tiles import COPIES, WINDS
 
 # Flags whose truth needs a check against the tiles: their hands take the full parser.
-CHECKED_FLAGS = ("last_tile", "kong_replacement", "robbing_kong")
+CHECKED_FLAGS: Final = ("last_tile", "kong_replacement", "robbing_kong")
 
 
 class PlainWin:
@@ -135,4 +137,4 @@ def _known_meld(value: object) -> Set | None:
     return found
 
 
-_SETS: dict[tuple[object, ...], Set] = {}
+_SETS: Final[dict[tuple[object, ...], Set]] = {}

@@ -9,7 +9,7 @@ docs/scoring.md tables every difference. An EMA 2006 profile would set other poi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
 from .fan_table import ROWS
 
@@ -33,7 +33,7 @@ class Profile:
         return self.points.get(fan, ROWS[fan].points) if self.points else ROWS[fan].points
 
 
-MCR_PROFILES: dict[str, Profile] = {
+MCR_PROFILES: Final[dict[str, Profile]] = {
     "mcr": Profile("mcr"),
     "mcr-mil": Profile("mcr-mil", concealed_and_melded_kong_fan=True, knitted_waits="also-inside"),
 }
@@ -50,4 +50,4 @@ def points_table(profile: Profile) -> list[int]:
     return table
 
 
-_POINTS: dict[str, list[int]] = {}
+_POINTS: Final[dict[str, list[int]]] = {}

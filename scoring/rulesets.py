@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
+from typing import Final
 
 from .hand import PLAIN_TABLE, Hand, HandError, Table, Waiting
 
@@ -21,10 +22,10 @@ class Unit(StrEnum):
     #                 plain wins count points below one 勒子)
 
 
-RULESETS: tuple[str, ...] = (
+RULESETS: Final[tuple[str, ...]] = (
     "mcr", "mcr-mil", "sichuan", "sichuan-ordinary", "shanghai", "beijing",
 )  # fmt: skip
-UNITS: dict[str, Unit] = {
+UNITS: Final[dict[str, Unit]] = {
     "mcr": Unit.POINTS,
     "mcr-mil": Unit.POINTS,
     "sichuan": Unit.FAN,
@@ -32,8 +33,8 @@ UNITS: dict[str, Unit] = {
     "shanghai": Unit.POINTS,
     "beijing": Unit.FAN,
 }
-SEAT_FIELDS = frozenset({"dealer", "discarder"})  # facts of every table; MCR pays no heed
-HONOURED: dict[str, frozenset[str]] = {
+SEAT_FIELDS: Final = frozenset({"dealer", "discarder"})  # facts of every table; MCR pays no heed
+HONOURED: Final[dict[str, frozenset[str]]] = {
     "mcr": SEAT_FIELDS,
     "mcr-mil": SEAT_FIELDS,
     "sichuan": SEAT_FIELDS | {"heavenly_win", "earthly_win", "kong_discard"},

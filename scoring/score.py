@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .deal import Deal, deal_from_hand
 from .explain import exclusion_lines, fan_lines
@@ -21,8 +21,8 @@ from .rulesets import Unit, check_table, requested_ruleset, unit_of
 if TYPE_CHECKING:
     from .waits import Discard, Wait
 
-MINIMUM = 8  # 起和番: points needed to declare a win, flowers not counted
-BASE_PAYMENT = 8  # every loser pays 8 on top of what the winner's hand is worth
+MINIMUM: Final = 8  # 起和番: points needed to declare a win, flowers not counted
+BASE_PAYMENT: Final = 8  # every loser pays 8 on top of what the winner's hand is worth
 
 
 # FanScore and Exclusion write their own __init__ (init=False): one is built per fan shown,

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import Final
 
-CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
+CHOW: Final = 1
+PUNG: Final = 2
+KONG: Final = 3
+PAIR: Final = 4
 # A set: (kind, tile, melded). A chow is named by its middle tile, like the reference does.
 Set = tuple[int, int, bool]
 
 # Per-suit answers are cached by the suit's counts. Hands seen in play repeat a few thousand
 # suit patterns; a client sending arbitrary hands could reach hundreds of thousands, so the
 # caches keep the most recent ones only (a server's memory stays bounded).
-SUIT_CACHE = 1 << 14
+SUIT_CACHE: Final = 1 << 14
 
 
 def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:

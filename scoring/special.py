@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
+from typing import Final
 
 from . import fan_ids as F
 from .deal import Deal
@@ -21,7 +22,7 @@ from .tally import NON_REPEAT, Tally
 from .tile_index import KNITTED_STRAIGHTS, THIRTEEN_ORPHANS
 from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
-HONOR_RANGE = range(27, 34)
+HONOR_RANGE: Final = range(27, 34)
 
 
 def seven_pairs(tiles: Sequence[int]) -> Tally | None:
@@ -85,7 +86,7 @@ def special_shapes(deal: Deal) -> Tally | None:
     return tally
 
 
-SPECIAL_FANS = (
+SPECIAL_FANS: Final = (
     F.SEVEN_SHIFTED_PAIRS, F.THIRTEEN_ORPHANS, F.SEVEN_PAIRS,
     F.GREATER_HONORS_AND_KNITTED, F.LESSER_HONORS_AND_KNITTED,
 )  # fmt: skip

@@ -8,18 +8,18 @@ score which fact is `rulesets.py`'s business.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .hand import PLAIN_TABLE, SEATS, HandError, Meld, Table
 from .tiles import PLAYING
 
-TABLE_KEYS = frozenset(
+TABLE_KEYS: Final = frozenset(
     {"dealer", "discarder", "wild", "heavenly_win", "earthly_win", "kong_discard",
      "burned_rounds", "mutual_pay", "kaibao", "huangfan"}
 )  # fmt: skip
-ONE_WIN = ("discarder", "heavenly_win", "earthly_win", "kong_discard")  # facts of one win
-MOST_BURNED_ROUNDS = 16  # 烧庄 doubles each round: a bound that keeps the number sane
-_TABLE_FLAGS = ("heavenly_win", "earthly_win", "kong_discard", "kaibao", "huangfan")
+ONE_WIN: Final = ("discarder", "heavenly_win", "earthly_win", "kong_discard")  # facts of one win
+MOST_BURNED_ROUNDS: Final = 16  # 烧庄 doubles each round: a bound that keeps the number sane
+_TABLE_FLAGS: Final = ("heavenly_win", "earthly_win", "kong_discard", "kaibao", "huangfan")
 
 
 def _seat(value: object, pointer: str) -> str:

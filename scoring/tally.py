@@ -7,15 +7,21 @@ removal is kept (which fan, because of which, under which principle) for the exp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 # What a fan uses: sets as (kind, tile, melded), or plain tile numbers; None = the whole hand.
 Use = tuple[object, ...] | None
 
-NON_REPEAT = "non-repeat"  # 不重复原则: a fan implied by a bigger one is not counted again
-NON_SEPARATION = "non-separation"  # 不拆移原则: sets in one fan are not split to form another
-NON_IDENTICAL = "non-identical"  # 不得相同原则: a set is not used twice for the same fan
-ACCOUNT_ONCE = "account-once"  # 套算一次原则: a set joins at most one combination per other set
-HIGH_VERSUS_LOW = "high-versus-low"  # 就高不就低: one reading of a tile or hand, the highest
+# 不重复原则: a fan implied by a bigger one is not counted again
+NON_REPEAT: Final = "non-repeat"
+# 不拆移原则: sets in one fan are not split to form another
+NON_SEPARATION: Final = "non-separation"
+# 不得相同原则: a set is not used twice for the same fan
+NON_IDENTICAL: Final = "non-identical"
+# 套算一次原则: a set joins at most one combination per other set
+ACCOUNT_ONCE: Final = "account-once"
+# 就高不就低: one reading of a tile or hand, the highest
+HIGH_VERSUS_LOW: Final = "high-versus-low"
 
 
 class Dropped:

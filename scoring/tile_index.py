@@ -8,8 +8,10 @@ ones is kept: profile `mcr-mil` must keep the same one.
 
 from __future__ import annotations
 
-SUIT_ORDER = ("m", "s", "p")
-CODES: tuple[str, ...] = (
+from typing import Final
+
+SUIT_ORDER: Final = ("m", "s", "p")
+CODES: Final[tuple[str, ...]] = (
     *(f"{r}{s}" for s in SUIT_ORDER for r in range(1, 10)),
     "E",
     "S",
@@ -19,24 +21,30 @@ CODES: tuple[str, ...] = (
     "F",
     "P",
 )
-INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
-HONOR_SUIT = 3
-EAST, SOUTH, WEST, NORTH, RED, GREEN_DRAGON, WHITE = range(27, 34)
-WIND_TILES = frozenset(range(27, 31))
-DRAGON_TILES = frozenset(range(31, 34))
+INDEX: Final[dict[str, int]] = {code: i for i, code in enumerate(CODES)}
+HONOR_SUIT: Final = 3
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+RED: Final = 31
+GREEN_DRAGON: Final = 32
+WHITE: Final = 33
+WIND_TILES: Final = frozenset(range(27, 31))
+DRAGON_TILES: Final = frozenset(range(31, 34))
 
-TERMINALS = frozenset(t for t in range(27) if t % 9 in (0, 8))
-TERMINALS_OR_HONORS = TERMINALS | frozenset(range(27, 34))
+TERMINALS: Final = frozenset(t for t in range(27) if t % 9 in (0, 8))
+TERMINALS_OR_HONORS: Final = TERMINALS | frozenset(range(27, 34))
 # 绿一色: 2 3 4 6 8 bamboo and the green dragon
-GREEN = frozenset({INDEX[c] for c in ("2s", "3s", "4s", "6s", "8s", "F")})
+GREEN: Final = frozenset({INDEX[c] for c in ("2s", "3s", "4s", "6s", "8s", "F")})
 # 推不倒: faces that read the same upside down
-REVERSIBLE = frozenset(
+REVERSIBLE: Final = frozenset(
     INDEX[c]
     for c in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "P")
 )
-THIRTEEN_ORPHANS = tuple(sorted(TERMINALS_OR_HONORS))
+THIRTEEN_ORPHANS: Final = tuple(sorted(TERMINALS_OR_HONORS))
 # 组合龙: 1-4-7, 2-5-8, 3-6-9 spread over the three suits, in every assignment of suits
-KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         sorted(
             s * 9 + r - 1
