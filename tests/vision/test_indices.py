@@ -10,7 +10,7 @@ from scoring.tiles import CLASSES, FLOWERS
 from tests.datasets.test_faces import _source
 from tests.vision.test_classify import scene_tiles
 from tests.vision.test_flowers import one_hot_ish
-from vision.classify import FACE_MARGIN, Classifier, rectify, widen
+from vision.classify import FACE_MARGIN, INDEX_SURE, Classifier, rectify, widen
 from vision.indices import (
     GROUPS,
     INDEX_PRIOR,
@@ -111,21 +111,54 @@ def test_likelihoods_are_positive_and_the_back_reads_only_the_blank() -> None:
 @pytest.mark.skipif(
     not (optional("classifier") and optional("index_reader")), reason="no shipped models"
 )
-def test_every_face_of_a_photo_gets_the_index_readers_look() -> None:
-    """The classifier's reading (its flower reader's included) joined with the index
-    reader's look at each face through the classifier's widened quad, as one set's faces."""
+def test_each_face_read_unsure_gets_the_index_readers_look() -> None:
+    """The classifier's reading (its flower reader's included) of each face it reads under
+    INDEX_SURE joined with the index reader's look at it through the classifier's widened
+    quad, those faces as one set's; the faces read surer keep the classifier's reading."""
     photo, tiles, _ = scene_tiles("scene_declared_win.jpg")
     own = Classifier(index=False).classify(photo, tiles).probs
     with_index = Classifier()
     named = with_index.classify(photo, tiles).probs
     assert with_index.index_reader is not None
-    quads = widen(tiles.corners, FACE_MARGIN)
+    unsure = own.max(axis=1) < INDEX_SURE
+    assert 0 < unsure.sum() < len(unsure)  # the photo holds both
+    quads = widen(tiles.corners[unsure], FACE_MARGIN)
     crops = [rectify(photo.image, q, (READER_W, READER_H)) for q in quads]
     looks = with_index.index_reader.read(crops)
-    np.testing.assert_allclose(named, join_photo(own, looks), atol=1e-6)
+    np.testing.assert_allclose(named[unsure], join_photo(own[unsure], looks), atol=1e-6)
+    np.testing.assert_allclose(named[~unsure], own[~unsure], atol=1e-6)
     # Which flower, and whether a face is a flower or the back, stay as they were.
     keep = [CLASSES.index(c) for c in (*FLOWERS, "back")]
     np.testing.assert_allclose(named[:, keep], own[:, keep], atol=1e-6)
+
+
+class _CountingReader:
+    """An index reader that records how many crops it was asked to read."""
+
+    def __init__(self) -> None:
+        self.crops = 0
+
+    def read(self, crops: list[np.ndarray]) -> np.ndarray:
+        self.crops += len(crops)
+        return np.tile(INDEX_PRIOR.astype(np.float32), (len(crops), 1))
+
+
+@pytest.mark.skipif(not optional("classifier"), reason="no shipped classifier")
+def test_the_index_reader_is_not_run_for_faces_read_sure() -> None:
+    """The reader costs a model run a face: faces the classifier reads at INDEX_SURE or
+    surer are not sent to it, and a photo of sure faces alone runs it not at all."""
+    photo, tiles, _ = scene_tiles("scene_declared_win.jpg")
+    classifier = Classifier(index=False)
+    own = classifier.classify(photo, tiles).probs
+    counting = _CountingReader()
+    classifier.index_reader = counting  # type: ignore[assignment]
+    classifier.classify(photo, tiles)
+    assert counting.crops == int((own.max(axis=1) < INDEX_SURE).sum())
+    sure = np.nonzero(own.max(axis=1) >= INDEX_SURE)[0]
+    counting.crops = 0
+    named = classifier.classify(photo, tiles[sure]).probs
+    assert counting.crops == 0
+    np.testing.assert_allclose(named, own[sure], atol=1e-6)
 
 
 @pytest.mark.skipif(
