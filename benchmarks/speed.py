@@ -3,8 +3,8 @@
     python -m benchmarks.speed --synthetic runs/val_kde --peer-python /tmp/peer/bin/python \
         [--photos 5] [--rounds 3] [--repeats 3] [--processes 3] [--out speed.json]
 
-The photos: the first `--photos` declared wins of a `mjlens synth` folder, each upscaled to
-4000 x 3000 (12 MP) and written as a quality-92 JPEG; every other one is stored turned a
+The photos: the first `--photos` declared wins of a `mjlens synth` folder framed 4:3, each
+upscaled to 4000 x 3000 (12 MP) and written as a quality-92 JPEG; every other one is stored turned a
 quarter with EXIF orientation 6, as a phone held upright writes it, so the orientation is
 read and applied inside the timed span. Two figures, each a ratio to the peer's:
 
@@ -18,10 +18,13 @@ read and applied inside the timed span. Two figures, each a ratio to the peer's:
   of the peer (its own command line: the same steps); wall time from spawn to exit, median.
   Target: at most 1.0.
 
-The machine may be shared: the two sides alternate in `--rounds` (peer, ours, peer, ours...)
-so that a change of load falls on both, and only ratios within one run are compared. The
-peer runs only in its own interpreter (a throwaway venv: its weights are AGPL), never
-imported here.
+Python's bytecode of the project is compiled first (`compileall`), as a regular install
+does and as the peer's install did; where `PYTHONDONTWRITEBYTECODE` is set, a process would
+otherwise compile every module of ours from source on each start while the peer's are read
+from its cache. The machine may be shared: the two sides alternate in `--rounds` (peer,
+ours, peer, ours...) so that a change of load falls on both, and only ratios within one run
+are compared. The peer runs only in its own interpreter (a throwaway venv: its weights are
+AGPL), never imported here.
 """
 
 from __future__ import annotations
@@ -58,10 +61,12 @@ def exif_orientation_segment(orientation: int) -> bytes:
 
 
 def write_12mp(image: np.ndarray, out: Path, turned: bool) -> Path:
-    """`image` upscaled to 12 MP (its long side 4000 px) as a JPEG; `turned`: the pixels
-    stored a quarter turn counter-clockwise with EXIF orientation 6, which shows them as
-    `image` again."""
+    """`image` (4:3 or 3:4) upscaled to 12 MP, 4000 x 3000 or 3000 x 4000, as a JPEG;
+    `turned`: the pixels stored a quarter turn counter-clockwise with EXIF orientation 6,
+    which shows them as `image` again."""
     h, w = image.shape[:2]
+    if 3 * max(h, w) != 4 * min(h, w):
+        raise ValueError(f"{out.name}: a {w}x{h} photo is not 4:3; it would be stretched")
     size = SIZE_12MP if w >= h else SIZE_12MP[::-1]
     big = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
     if turned:
@@ -77,13 +82,14 @@ def write_12mp(image: np.ndarray, out: Path, turned: bool) -> Path:
 
 
 def make_photos(synthetic: Path, n: int, folder: Path) -> list[Path]:
-    """The first `n` declared wins of `synthetic` as 12 MP JPEGs in `folder`, every other
-    one stored turned with its EXIF orientation."""
+    """The first `n` declared wins of `synthetic` framed 4:3 as 12 MP JPEGs in `folder`,
+    every other one stored turned with its EXIF orientation."""
     coco = json.loads((synthetic / "annotations.coco.json").read_text(encoding="utf-8"))
     wins = [
         synthetic / img["file_name"]
         for img in coco["images"]
         if (img.get("scene") or {}).get("kind", "declared_win") == "declared_win"
+        and 3 * max(img["width"], img["height"]) == 4 * min(img["width"], img["height"])
     ]
     if not wins:
         raise SystemExit(f"{synthetic}: no photos")
@@ -139,6 +145,18 @@ def process_seconds(command: list[str]) -> float:
     return seconds
 
 
+PACKAGES = ("api", "vision", "scoring", "datasets", "labels")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def compile_bytecode() -> None:
+    """The project's bytecode written beside its sources, as a regular install writes it."""
+    paths = [str(ROOT / name) for name in PACKAGES if (ROOT / name).is_dir()]
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *paths], check=True, stdout=subprocess.DEVNULL
+    )
+
+
 def measure(
     photos: list[Path], peer_python: str | None, rounds: int, repeats: int, processes: int
 ) -> dict[str, Any]:
@@ -157,6 +175,8 @@ def measure(
                 raise SystemExit("the peer did not run: see above")
             peer += [r["seconds"] for r in runs]
         ours += photo_to_score(recognizer, photos, repeats)
+    if processes:
+        compile_bytecode()
     for _ in range(processes):
         for photo in photos:
             if peer_python:
