@@ -15,7 +15,7 @@ from typing import Final
 
 from .deal import Deal, fixed_set
 from .hand import HandError
-from .parse import KEYS, ORDER, PLAYING_SET, checked_meld, meld_key, read_flowers
+from .parse import KEYS, ORDER, checked_meld, meld_key, read_flowers
 from .profiles import Profile
 from .rulesets import RULESETS
 from .shapes import CHOW, KONG, Set
@@ -23,6 +23,8 @@ from .table import TABLE_KEYS
 from .tile_index import INDEX
 from .tiles import COPIES, WINDS
 
+# The keys of a plain win: any of Hand JSON's but the table facts.
+PLAIN_KEYS: Final = frozenset(KEYS - TABLE_KEYS)
 # Flags whose truth needs a check against the tiles: their hands take the full parser.
 CHECKED_FLAGS: Final = ("last_tile", "kong_replacement", "robbing_kong")
 
@@ -38,8 +40,9 @@ class PlainWin:
 
 def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
     """The Deal of a plain win, or None: not plain, or not valid (the full parser says why)."""
-    if not KEYS.issuperset(data) or not TABLE_KEYS.isdisjoint(data):
-        return None
+    for key in data:
+        if key not in PLAIN_KEYS:
+            return None
     named = data.get("ruleset")
     if named is not None and (type(named) is not str or named not in RULESETS):
         return None
@@ -66,17 +69,16 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
         return None
     if 3 * len(melds_value) + len(concealed) != 13:
         return None
-    try:
-        if not PLAYING_SET.issuperset(concealed):
-            return None
-    except TypeError:  # an unhashable entry
-        return None
     counts = [0] * 34
     win = INDEX[win_code]
     counts[win] = 1
     standing: list[int] = []
     for code in concealed:
-        t = INDEX[str(code)]
+        if type(code) is not str:
+            return None
+        t = INDEX.get(code, -1)  # the 34 playing tiles' codes
+        if t < 0:
+            return None
         counts[t] += 1
         standing.append(t)
     fixed: list[Set] = []
@@ -91,7 +93,8 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
             counts[t - 1] += 1
             counts[t] += 1
             counts[t + 1] += 1
-            win_in_melds += win - t in (-1, 0, 1)
+            if t - 1 <= win <= t + 1:
+                win_in_melds += 1
         else:
             n = 4 if kind == KONG else 3
             counts[t] += n

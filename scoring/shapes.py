@@ -27,23 +27,34 @@ SUIT_CACHE: Final = 1 << 14
 def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
     """Every split of `counts` into `n_sets` concealed sets plus a pair: [(sets, pair tile)].
 
-    Each suit is split on its own (suit patterns repeat, so that is remembered) and the splits
-    are combined suit by suit, which keeps the reference's order."""
-    groups = _groups(counts)
+    Each suit is split on its own (suit patterns repeat, so that is remembered, by the suit's
+    counts packed four bits a tile) and the splits are combined suit by suit, which keeps the
+    reference's order."""
+    keys = [0, 0, 0, 0]
     pair_suit = -1
-    for g, group in enumerate(groups):
-        rest = sum(group) % 3
+    odd = False  # a count too big for its four bits: the splits are not remembered
+    for g in range(4):
+        start = 9 * g
+        key = total = 0
+        for t in range(start, start + (9 if g < 3 else 7)):
+            n = counts[t]
+            if n > 15:
+                odd = True
+            key = key << 4 | n
+            total += n
+        rest = total % 3
         if rest == 1 or (rest == 2 and pair_suit >= 0):
             return []
         if rest == 2:
             pair_suit = g
+        keys[g] = key
     if pair_suit < 0:
         return []
     options = []
     several = False
-    for g, group in enumerate(groups):
-        if any(group):
-            splits = _suit_divisions(group, 9 * g, g == pair_suit)
+    for g in range(4):
+        if keys[g]:
+            splits = _suit_splits(counts, g, g == pair_suit, -1 if odd else keys[g])
             if not splits:
                 return []
             options.append(splits)
@@ -61,10 +72,28 @@ def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
     return found
 
 
-@lru_cache(maxsize=SUIT_CACHE)
-def _suit_divisions(
-    group: tuple[int, ...], base: int, with_pair: bool
-) -> tuple[tuple[tuple[Set, ...], int], ...]:
+Splits = tuple[tuple[tuple[Set, ...], int], ...]
+
+
+def _suit_splits(counts: list[int], g: int, with_pair: bool, packed: int) -> Splits:
+    """`_suit_divisions` of suit `g`, remembered by its packed counts (-1: not remembered)."""
+    key = packed | g << 36 | with_pair << 38
+    found = _SPLITS.get(key) if packed >= 0 else None
+    if found is None:
+        if len(_SPLITS) >= SUIT_CACHE:
+            _SPLITS.clear()
+        start = 9 * g
+        group = tuple(counts[start : start + (9 if g < 3 else 7)])
+        found = _suit_divisions(group, start, with_pair)
+        if packed >= 0:
+            _SPLITS[key] = found
+    return found
+
+
+_SPLITS: Final[dict[int, Splits]] = {}
+
+
+def _suit_divisions(group: tuple[int, ...], base: int, with_pair: bool) -> Splits:
     """The splits of one suit into sets (and the pair, else -1), sets in non-decreasing order
     of (tile, pung before chow): the order in which the reference finds them."""
     found: list[tuple[tuple[Set, ...], int]] = []
