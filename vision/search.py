@@ -183,11 +183,19 @@ def _hypothesis(
     for k, role in enumerate(roles):
         in_win[kept[k]] = role != Role.STRAY and k not in left_out
     score = float(np.where(in_win, member, outside).sum()) + sum(m.log_odds for m in moves)
-    if decoded.hand is None or decoded.plausibility <= 0:
+    if decoded.hand is None and _withheld(decoded):
+        # The kong's tile is unknown, not wrong: its faces weigh nothing either way.
+        score += math.log(min(decoded.plausibility, 1.0)) if decoded.plausibility > 0 else 0.0
+    elif decoded.hand is None or decoded.plausibility <= 0:
         score = -math.inf
     else:
         score += math.log(min(decoded.plausibility, 1.0))
     return Hypothesis(moves, edited, kept, found, decoded, score)
+
+
+def _withheld(decoded: Decoded) -> bool:
+    """A legal reading found, its hand withheld: a concealed kong shows no face."""
+    return any(note.code is NoteCode.HIDDEN_KONG_UNKNOWN for note in decoded.notes)
 
 
 def _laid_out_as(hypothesis: Hypothesis) -> tuple[object, ...]:
@@ -219,9 +227,12 @@ def _weighed(
         # of a win leaves 13 that nearly always wait on something.
         legal = [h for h in legal if not h.decoded.waiting]
     legal = legal[:K_BEST]
-    if not legal:
-        first = done[0]
+    if not legal or legal[0].decoded.hand is None:
+        # No legal hand; or the likeliest is one a concealed kong's unknown tile withholds,
+        # which no other reading may stand in for.
+        first = legal[0] if legal else done[0]
         return SearchResult(first.tiles, first.found, first.decoded, tried, ((first, 0.0),))
+    legal = [h for h in legal if h.decoded.hand is not None]
     top = legal[0].score
     weights = np.array([math.exp(h.score - top) for h in legal])
     weights /= weights.sum()
