@@ -118,6 +118,19 @@ def test_the_reader_is_chosen_by_parameter_or_environment(
         interpret(tiles)
 
 
+def test_a_concealed_kong_showing_no_face_is_withheld_not_made_up() -> None:
+    # The search once turned the kong's backs face up and named them, a hand made up.
+    waiting = {
+        "melds": [{"type": "kong", "tiles": ["C"] * 4, "concealed": True}],
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "W", "W"],
+    }
+    ann = lay_out_hand(waiting, kong_style="all")
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    data = interpret(tiles, reader=Reader.SEARCH).to_json()
+    assert data["hand"] is None and data["review"]
+    assert "hidden_kong_unknown" in [note["code"] for note in data["notes"]]
+
+
 SCENES = 12  # seeded declared wins of the held-out designs, rendered here
 SCENE_SEED = 5570
 # Hands and scores right of the SCENES, measured: the cascade 10, the search 10.
