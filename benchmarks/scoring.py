@@ -6,14 +6,17 @@ with the Hand JSON conversion it needs), and through the JSON-lines contract
 subprocess, start-up included and also shown apart). Prints hands/s and the ratios, by wall
 clock and by CPU time: on a shared machine the CPU figure is the steadier of the two. The
 first lines say whether the compiled core (scoring/compiled.py) is in use; set
-MJLENS_PURE_PYTHON=1 to race the pure-Python scorer instead.
+MJLENS_PURE_PYTHON=1 to race the pure-Python scorer instead. `--stages` prints instead where
+one line's CPU time goes, stage by stage, in this process.
 
     python benchmarks/scoring.py --n 5000 --seed 1
+    python benchmarks/scoring.py --n 5000 --seed 1 --stages
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import resource
 import shutil
@@ -108,12 +111,55 @@ def through_jsonl(lines: list[str], ruleset: str, repeat: int) -> dict[str, tupl
     return results
 
 
+def stages(lines: list[str], ruleset: str, repeat: int) -> None:
+    """CPU µs per line of each stage of `mjlens score --jsonl`, best of `repeat` (caches warm),
+    and of the whole line on a first pass (caches empty, as in a fresh process)."""
+    from api.commands.score import _read_line
+    from scoring.json_text import score_text
+    from scoring.plain import plain_deal
+    from scoring.profiles import MCR_PROFILES
+    from scoring.reading import best_reading
+    from scoring.score import score_deal
+
+    def line(text: str) -> str:
+        return score_text(score(_read_line(text), ruleset))
+
+    start = time.process_time()
+    for text in lines:
+        line(text)
+    first = (time.process_time() - start) / len(lines) * 1e6
+
+    def timed(name: str, work: Callable[[Any], object], items: list[Any]) -> list[Any]:
+        best, out = float("inf"), []
+        for _ in range(repeat):
+            start = time.process_time()
+            out = [work(item) for item in items]
+            best = min(best, time.process_time() - start)
+        print(f"  {name:44} {best / len(items) * 1e6:7.1f}")
+        return out
+
+    profile = MCR_PROFILES[ruleset]
+    print("CPU µs per line, best of", repeat)
+    data = timed("read the line (JSON decoder)", _read_line, lines)
+    found = timed("Hand JSON -> numbers (plain.plain_deal)", lambda d: plain_deal(d, profile), data)
+    plain = [p for p in found if p is not None]
+    timed("the readings and their fans (best_reading)", lambda p: best_reading(p.deal), plain)
+    timed("  + their text, the Score (score_deal)",
+          lambda p: score_deal(p.deal, p.flowers, p.flower_count), plain)  # fmt: skip
+    scores = timed("score() of the decoded line, in all", lambda d: score(d, ruleset), data)
+    timed("the Score JSON's text (json_text.score_text)", score_text, scores)
+    timed("the whole line", line, lines)
+    print(f"  {'the whole line, first pass (caches empty)':44} {first:7.1f}")
+    print(f"  ({len(plain)} of {len(lines)} hands read by plain_deal, the rest by the full parser)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=5000, help="hands (default 5000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", default="mcr-mil", help="our profile (default mcr-mil)")
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    parser.add_argument("--stages", action="store_true", help="CPU time per stage instead")
     args = parser.parse_args(argv)
 
     hands = list(generate_hands(args.seed, args.n))
@@ -121,6 +167,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.n} generated hands, seed {args.seed}, our profile {args.ruleset}")
     why = compiled.reason
     print("compiled core: " + ("in use" if why is None else f"not in use ({why})"))
+    if args.stages:
+        gc.freeze()  # as the stream does (api/commands/score.py)
+        gc.set_threshold(50_000, 10, 10)
+        stages([line + "\n" for line in lines], args.ruleset, args.repeat)
+        return 0
 
     ours, reference = in_process(hands, args.ruleset, args.repeat)
     print("in-process                 hands/s wall   hands/s CPU")

@@ -86,9 +86,9 @@ def _meld(value: object, pointer: str) -> Meld:
 _MELDS: Final[dict[tuple[object, ...], Meld]] = {}
 
 
-def checked_meld(key: tuple[object, ...]) -> Meld | None:
-    """The meld already checked under this `meld_key`, if any."""
-    return _MELDS.get(key)
+def checked_meld(value: object) -> Meld:
+    """A meld's JSON checked (HandError if it is not one), remembered as `_meld` does."""
+    return _meld(value, "")
 
 
 def _check_meld(value: object, pointer: str) -> Meld:

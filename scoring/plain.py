@@ -1,8 +1,8 @@
 """A plain MCR win as Hand JSON straight to the scorer's numbers (`Deal`), for the stream.
 
-Most hands a client sends are plain: known keys, melds already seen, legal tile codes, no
-table facts, none of the flags that need a check against the tiles (Last Tile, a kong's
-replacement tile, robbing a kong). `plain_deal` reads such a hand in one pass, without
+Most hands a client sends are plain: known keys, legal melds and tile codes, no table facts,
+none of the flags that need a check against the tiles (Last Tile, a kong's replacement tile,
+robbing a kong). `plain_deal` reads such a hand in one pass, without
 building the `Hand` the full parser (`parse.py`) builds and checks; anything else, and any
 doubt, answers None and the hand takes the full parser, which names what is wrong. A hand
 read here is a hand the full parser accepts, turned into the same `Deal`
@@ -124,7 +124,8 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
 
 
 def _known_meld(value: object) -> Set | None:
-    """The set of a meld the full parser has already checked; None for one it has not."""
+    """The set of a meld, checked by the full parser's meld check (remembered there); None
+    for a meld it refuses, left to the full parser to name."""
     key = meld_key(value)
     if key is None:
         return None
@@ -133,8 +134,9 @@ def _known_meld(value: object) -> Set | None:
     except TypeError:  # something unhashable
         return None
     if found is None:
-        meld = checked_meld(key)
-        if meld is None:
+        try:
+            meld = checked_meld(value)
+        except (HandError, TypeError, ValueError, LookupError, AttributeError):
             return None
         found = _SETS[key] = fixed_set(meld)
     return found

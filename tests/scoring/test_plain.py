@@ -71,13 +71,21 @@ def test_a_plain_deal_is_the_full_parsers_deal() -> None:
     assert read >= len(hands)  # the hands themselves and their legal variants are plain
 
 
-def test_a_meld_never_checked_is_left_to_the_parser() -> None:
+def test_a_meld_is_checked_by_the_parsers_meld_check() -> None:
+    meld = {"type": "chow", "tiles": ["9s", "7s", "8s"], "claimed_from": "left",
+            "claimed_tile": "8s"}  # fmt: skip
     hand = {
-        "melds": [{"type": "chow", "tiles": ["9s", "7s", "8s"], "claimed_from": "left",
-                   "claimed_tile": "8s"}],
+        "melds": [meld],
         "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "E", "E", "E", "C"],
         "winning_tile": "C",
-    }  # fmt: skip
-    assert plain_deal(hand, PROFILE) is None
-    assert score(hand).valid
-    assert plain_deal(hand, PROFILE) is not None
+    }
+    plain = plain_deal(hand, PROFILE)
+    assert plain is not None
+    assert _fields(plain.deal) == _fields(deal_from_hand(parse_hand(hand), PROFILE))
+    for bad in ({**meld, "claimed_from": "right"}, {**meld, "tiles": ["9s", "7s", "7s"]},
+                {**meld, "claimed_tile": "1m"}, {**meld, "type": "pair"}):  # fmt: skip
+        refused = {**hand, "melds": [bad]}
+        assert plain_deal(refused, PROFILE) is None
+        result = score(refused)
+        assert not result.valid and result.pointer is not None
+        assert result.pointer.startswith("/melds/0")
