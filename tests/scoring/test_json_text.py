@@ -50,3 +50,8 @@ def test_score_text_escapes_and_odd_values() -> None:
     assert json_text.score_text(result) == ENCODE(result.to_json())
     refused = invalid("mcr", "bad", "/melds/0")
     assert json_text.score_text(refused) == ENCODE(refused.to_json())
+
+
+def test_the_encoder_writes_the_json_modules_text() -> None:
+    value = {"name_zh": "清一色", "sets": ["888p"], "n": None, "ok": True, "big": 10**30}
+    assert json_text.encoder()(value) == ENCODE(value)
