@@ -161,6 +161,35 @@ def photo_to_score(recognizer: Any, data: bytes) -> dict[str, Any]:
     }
 
 
+def share_of_photo(recognizer: Any, data: list[bytes]) -> dict[str, float]:
+    """Each model file's share of the wall time of reading the photos once more, and the
+    decoder's search's (its `decode` stage): where a photo's time goes. Every session's
+    `run` is timed for the pass, whatever module holds the session."""
+    import onnxruntime as ort
+
+    spent: dict[str, float] = {}
+    plain_run = ort.InferenceSession.run
+
+    def timed_run(session: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return plain_run(session, *args, **kwargs)
+        finally:
+            name = Path(getattr(session, "_model_path", "") or "model").name
+            spent[name] = spent.get(name, 0.0) + time.perf_counter() - start
+
+    ort.InferenceSession.run = timed_run  # type: ignore[method-assign]
+    try:
+        start = time.perf_counter()
+        decode_ms = sum(recognizer.recognize(d).timings_ms.get("decode", 0.0) for d in data)
+        total = time.perf_counter() - start
+    finally:
+        ort.InferenceSession.run = plain_run  # type: ignore[method-assign]
+    shares = {name: seconds / total for name, seconds in sorted(spent.items())}
+    shares["decode (search)"] = decode_ms / 1000 / total
+    return shares
+
+
 def our_command(photo: Path) -> list[str]:
     """`mjlens recognize PHOTO --json` as installed beside this interpreter, else the module."""
     script = Path(sys.executable).parent / "mjlens"
@@ -215,6 +244,7 @@ def measure(
             ours.append(photo_to_score(recognizer, data[photo]))
     if peer is not None:
         peer.close()
+    shares = share_of_photo(recognizer, list(data.values()))
     our_procs: list[float] = []
     peer_procs: list[float] = []
     if processes:
@@ -224,7 +254,7 @@ def measure(
             if peer_python:
                 peer_procs.append(process_seconds(peer_command(peer_python, photo)))
             our_procs.append(process_seconds(our_command(photo)))
-    return summary(ours, theirs, our_procs, peer_procs)
+    return {**summary(ours, theirs, our_procs, peer_procs), "share_of_photo": shares}
 
 
 def summary(
