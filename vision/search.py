@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -107,19 +107,41 @@ def read(
         first = base if not chosen else None
         return _hypothesis(tiles, picked, context, member, outside, most, first)
 
+    done, tried = _best_first(moves, bound, evaluate, counts_waiting=most is not None)
+    laid_in_win = np.array([r != Role.STRAY for r in role_of_each(base, len(tiles))], bool)
+    result = _weighed(done, tried, laid_in_win)
+    if most is None and _doubtful_win(result.decoded):
+        waiting = read(tiles, context, priors, WAITING_TILES)
+        if waiting.decoded.hand is not None and waiting.decoded.plausibility >= _OVERRULED:
+            note = Note(NoteCode.READ_AS_THIRTEEN, _THIRTEEN)
+            found = waiting.found.noted(note)
+            return replace(waiting, found=found, tried=tried + waiting.tried)
+    return result
+
+
+def _best_first(
+    moves: list[Move],
+    bound: Callable[[tuple[int, ...]], float],
+    evaluate: Callable[[tuple[int, ...]], Hypothesis],
+    counts_waiting: bool,
+) -> tuple[list[Hypothesis], int]:
+    """The hypotheses tried, best first, and how many: sets of moves (indices into `moves`,
+    each set reached once), tried in the order of their bound, each tried one's score then
+    standing in for its bound. Stops at MAX_HYPOTHESES, at K_BEST legal readings (wins, or
+    hands waiting where `counts_waiting`) popped, or when no bound comes within SPAN."""
     heap: list[tuple[float, int, tuple[int, ...], Hypothesis | None]] = [(-bound(()), 0, (), None)]
     done: list[Hypothesis] = []
     layouts: set[tuple[object, ...]] = set()
-    tried = 0
-    tick = 1
+    tried, tick = 0, 1
     while heap:
         negative, _, chosen, hypothesis = heapq.heappop(heap)
         if hypothesis is not None:
             done.append(hypothesis)
-            if sum(h.score > -math.inf and not h.decoded.waiting for h in done) >= K_BEST:
+            legal = [h for h in done if h.score > -math.inf]
+            if sum(counts_waiting or not h.decoded.waiting for h in legal) >= K_BEST:
                 break  # every hypothesis left is bounded by the k-th best's score
             continue
-        if done and done[0].score > -math.inf and done[0].score - (-negative) > SPAN:
+        if done and done[0].score > -math.inf and done[0].score + negative > SPAN:
             break
         if tried >= MAX_HYPOTHESES:
             break
@@ -133,22 +155,12 @@ def read(
         tick += 1
         touched = {t for k in chosen for t in moves[k].tiles}
         for k in range(chosen[-1] + 1 if chosen else 0, len(moves)):
-            if touched & set(moves[k].tiles):
-                continue
-            child = (*chosen, k)
-            heapq.heappush(heap, (-bound(child), tick, child, None))
-            tick += 1
+            if not touched & set(moves[k].tiles):
+                heapq.heappush(heap, (-bound((*chosen, k)), tick, (*chosen, k), None))
+                tick += 1
     done += [h for _, _, _, h in heap if h is not None]
     done.sort(key=lambda h: -h.score)
-    laid_in_win = np.array([r != Role.STRAY for r in role_of_each(base, len(tiles))], bool)
-    result = _weighed(done, tried, laid_in_win)
-    if most is None and _doubtful_win(result.decoded):
-        waiting = read(tiles, context, priors, WAITING_TILES)
-        if waiting.decoded.hand is not None and waiting.decoded.plausibility >= _OVERRULED:
-            note = Note(NoteCode.READ_AS_THIRTEEN, _THIRTEEN)
-            found = waiting.found.noted(note)
-            return replace(waiting, found=found, tried=tried + waiting.tried)
-    return result
+    return done, tried
 
 
 # As `vision.repairs`: a win the rules read only by overruling a confident tile reading is
