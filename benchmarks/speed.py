@@ -225,11 +225,18 @@ def compile_bytecode() -> None:
 
 
 def measure(
-    photos: list[Path], peer_python: str | None, rounds: int, repeats: int, processes: int
+    photos: list[Path],
+    peer_python: str | None,
+    rounds: int,
+    repeats: int,
+    processes: int,
+    **models: Any,
 ) -> dict[str, Any]:
+    """Both figures; `models`: `vision.pipeline.Recognizer`'s arguments (other model files)
+    for the in-process reads."""
     from vision.pipeline import Recognizer
 
-    recognizer = Recognizer()
+    recognizer = Recognizer(**models)
     peer = Peer(peer_python) if peer_python else None
     data = {photo: photo.read_bytes() for photo in photos}
     recognizer.recognize(data[photos[0]])  # first calls untimed: sessions warm up

@@ -11,8 +11,8 @@
   the tile needs, whatever the box does with the tile's body);
 - camerash-crops (real single-tile photos, validation only): top-1 per suit and overall,
   flowers named as some flower, a confusion-matrix image;
-- latency per stage (load, detect, classify) on a 12 MP JPEG made by upscaling a synthetic
-  photo to 4000x3000, median of repeats;
+- photo to score on 12 MP JPEGs made from the synthetic wins, against the peer's detection
+  alone, read by read side by side (`benchmarks.speed`, its in-process figure);
 - the peer, run by its own Python (a throwaway venv: its weights are AGPL) on the same images.
 """
 
@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,11 +30,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from benchmarks import speed
 from datasets.faces.camerash import read_camerash
 from scoring.tiles import BACK, CLASSES, FACES, FLOWERS, PLAYING
 from vision.classify import Classifier
 from vision.detect import Detector
-from vision.load import Photo, load_photo
+from vision.load import Photo
 from vision.match import match, match_faces
 from vision.types import Tiles
 
@@ -289,40 +288,6 @@ def pad_for_peer(items: list[tuple[Path, str]], folder: Path) -> dict[str, str]:
     return out
 
 
-def make_12mp(synthetic: Path | None, out: Path) -> Path:
-    """A 4000x3000 JPEG upscaled from a synthetic photo (the first of the set, or a fresh one)."""
-    if synthetic is not None:
-        path, _ = read_synth(synthetic)[0]
-        image = cv2.imread(str(path))
-    else:
-        from datasets.scene import render_scene
-
-        image = render_scene(np.random.default_rng(7), ("procedural",), "declared_win", 1280).image
-    big = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    cv2.imwrite(str(out), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return out
-
-
-def latency(
-    detector: Detector, classifier: Classifier, jpeg: Path, repeats: int
-) -> dict[str, float]:
-    data = jpeg.read_bytes()
-    stages: dict[str, list[float]] = {"load": [], "detect": [], "classify": [], "total": []}
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        photo = load_photo(data)
-        t1 = time.perf_counter()
-        tiles = detector.detect(photo)
-        t2 = time.perf_counter()
-        classifier.classify(photo, tiles)
-        t3 = time.perf_counter()
-        for name, seconds in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t3 - t0), strict=True):
-            stages[name].append(seconds)
-    out = {f"{k}_median_s": statistics.median(v) for k, v in stages.items()}
-    out["tiles_found"] = float(len(tiles))
-    return out
-
-
 def run_peer(python: str, paths: list[str]) -> list[dict[str, Any]] | None:
     """The peer on `paths`, in its own interpreter; None (with a note) if it cannot run."""
     try:
@@ -353,7 +318,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--no-flower-reader", action="store_true", help="the classifier alone names the flowers"
     )
-    p.add_argument("--repeats", type=int, default=5, help="latency repeats")
+    p.add_argument("--repeats", type=int, default=5, help="reads of each 12 MP photo")
+    p.add_argument("--speed-photos", type=int, default=3, help="12 MP photos read for speed")
     p.add_argument("--out", type=Path, help="write the results as JSON here too")
     return p.parse_args(argv)
 
@@ -366,28 +332,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        jpeg = make_12mp(args.synthetic, Path(tmp) / "photo_12mp.jpg")
-        peer_paths = [str(jpeg)] * args.repeats
+        peer_paths: list[str] = []
         if args.synthetic:
             peer_paths += [str(p) for p, _ in read_synth(args.synthetic)][: args.peer_photos]
         padded: dict[str, str] = {}
         if args.camerash and args.peer_camerash:
             padded = pad_for_peer(read_camerash(args.camerash), Path(tmp) / "padded")
             peer_paths += list(padded)
-        runs = run_peer(args.peer_python, peer_paths) if args.peer_python else None
+        runs = run_peer(args.peer_python, peer_paths) if args.peer_python and peer_paths else None
         for run in runs or []:
             run["path"] = padded.get(run["path"], run["path"])  # back to the crop's own path
-        results["latency_12mp"] = latency(detector, classifier, jpeg, args.repeats)
         peer = {r["path"]: r for r in runs} if runs else None
-        if runs:
-            peer_detect = statistics.median(r["seconds"] for r in runs[: args.repeats])
-            ours = results["latency_12mp"]
-            ours["peer_detect_median_s"] = peer_detect
-            ours["ours_detect_classify_over_peer_detect"] = (
-                ours["detect_median_s"] + ours["classify_median_s"]
-            ) / peer_detect
-            # the peer's figure includes its own full-size decode: compare our total too
-            ours["ours_total_over_peer"] = ours["total_median_s"] / peer_detect
+        if args.synthetic:
+            photos = speed.make_photos(args.synthetic, args.speed_photos, Path(tmp) / "12mp")
+            results["latency_12mp"] = speed.measure(
+                photos,
+                args.peer_python,
+                1,
+                args.repeats,
+                0,
+                detector_path=args.detector,
+                classifier_path=args.classifier,
+                flowers=not args.no_flower_reader,
+                flower_path=args.flower_reader,
+            )
     if args.synthetic:
         results["synthetic"] = synthetic_eval(detector, classifier, args.synthetic, peer)
     if args.camerash:
