@@ -132,7 +132,9 @@ def _camera(
     if kind == "enrollment":  # from above, the rows across the frame
         tilt = float(rng.triangular(0, 10, 40))
     if kind == "rows":
-        azimuth = rng.normal(0, 12)
+        # Mostly from the front; now and then from along the row, as a player shoots a
+        # rack from beside it (the far faces then narrow to slivers behind the near ones).
+        azimuth = rng.normal(0, 12) if rng.random() < 0.7 else rng.uniform(-70, 70)
     elif kind == "enrollment":
         azimuth = rng.normal(0, 5)
     else:
