@@ -4,8 +4,9 @@
         --sources kde gnome --size 1024 --seed 5510
     python benchmarks/recognize.py render --out .cache/review_eval_5520 --n 300 \
         --sources kde gnome --size 1024 --seed 5520
-    python benchmarks/review.py fit --data .cache/review_fit_5510 \
-        --cache .cache/tiles_review_fit_5510 --seed 5510 [--out vision/weights/review.json]
+    python benchmarks/review.py fit --data .cache/review_fit_5510 [more sets] \
+        --cache .cache/tiles_review_fit_5510 [one per set] --seed 5510 [one per set] \
+        [--out vision/weights/review.json]
     python benchmarks/review.py eval --data .cache/review_eval_5520 \
         --cache .cache/tiles_review_eval_5520 [--report R.json]
 
@@ -148,7 +149,13 @@ def hard_flags(rows: list[Json], checks: frozenset[NoteCode]) -> np.ndarray:
 
 
 def fit(args: argparse.Namespace) -> Json:
-    rows = readings(Path(args.data), Path(args.cache), args.n, reader=Reader(args.reader))
+    if not len(args.data) == len(args.cache) == len(args.seed):
+        raise SystemExit("fit: give one --cache and one --seed for each --data set")
+    rows = [
+        row
+        for data, cache in zip(args.data, args.cache, strict=True)
+        for row in readings(Path(data), Path(cache), args.n, reader=Reader(args.reader))
+    ]
     p = out_of_fold(rows, l2=args.l2)
     right = np.array([r["right"] for r in rows], bool)
     # Four ways to flag, chosen between on this set: the probability alone, or with the
@@ -179,8 +186,10 @@ def fit(args: argparse.Namespace) -> Json:
         fitted.weights, fitted.bias, fitted.mean, fitted.scale, threshold, checks, needs_check
     )
     fitted_on = {
-        "data": f"benchmarks/recognize.py render --sources kde gnome --size 1024 --n {len(rows)}"
-        f" --seed {args.seed}",
+        "data": "; ".join(
+            f"benchmarks/recognize.py render --sources kde gnome --size 1024 --seed {seed}"
+            for seed in args.seed
+        ),
         "photos": len(rows),
         "right": int(right.sum()),
         "l2": args.l2,
@@ -267,10 +276,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     f = sub.add_parser("fit", help="fit the model and its threshold on one set of renders")
-    f.add_argument("--data", required=True)
-    f.add_argument("--cache", required=True, help="the models' tiles of each photo")
-    f.add_argument("--seed", type=int, required=True, help="the seed the set was rendered with")
-    f.add_argument("--n", type=int, help="the first N photos only")
+    f.add_argument("--data", nargs="+", required=True, help="one or more sets of renders")
+    f.add_argument("--cache", nargs="+", required=True, help="the models' tiles, one per set")
+    f.add_argument("--seed", type=int, nargs="+", required=True, help="each set's render seed")
+    f.add_argument("--n", type=int, help="the first N photos of each set only")
     f.add_argument("--out", default=str(shipped("review").path))
     f.add_argument("--l2", type=float, default=1.0)
     f.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
