@@ -216,14 +216,19 @@ def test_faces_with_corners_a_quarter_off_are_read_turned(classifier: Classifier
 
 def test_a_chow_whose_claimed_tile_was_taken_as_upright_stays_a_chow() -> None:
     """A rendered win (training-source faces, `benchmarks/recognize.py render --n 400
-    --sources procedural fluffystuff unicode --seed 79`, photo 93, saved at JPEG quality 70):
-    the detector set the claimed 2m's corners upright; read unsure that way, the 2m 3m 4m
-    chow passed as concealed tiles in a wrong legal hand, unflagged. Read a quarter round,
-    the tile is sure, crosswise, and the chow is exposed."""
-    from vision.pipeline import Recognizer
+    --sources procedural fluffystuff unicode --seed 79`, photo 93, saved at JPEG quality 70),
+    with the detections a detector gave it, kept beside the photo: the claimed 2m's corners
+    set upright. Read unsure that way, the 2m 3m 4m chow passed as concealed tiles in a
+    wrong legal hand, unflagged. Read a quarter round, the tile is sure, crosswise, and the
+    chow is exposed."""
+    from vision.load import load_photo
+    from vision.pipeline import interpret
 
-    result = Recognizer().recognize(DATA / "claimed_tile_taken_upright.jpg").to_json()
-    hand = result["hand"]
+    photo = load_photo(DATA / "claimed_tile_taken_upright.jpg")
+    with np.load(DATA / "claimed_tile_taken_upright.detections.npz") as kept:
+        detected = Tiles(**{name: kept[name] for name in kept.files})
+    tiles = Classifier().classify(photo, detected)
+    hand = interpret(tiles, image_size=photo.original_size).to_json()["hand"]
     assert hand is not None
     melds = sorted((m["type"], m["tiles"][0], m.get("claimed_tile")) for m in hand["melds"])
     assert melds == [
@@ -233,3 +238,20 @@ def test_a_chow_whose_claimed_tile_was_taken_as_upright_stays_a_chow() -> None:
         ("pung", "4s", None),
     ]
     assert hand["concealed"] == ["7s"] and hand["winning_tile"] == "7s"
+
+
+def test_the_photo_of_a_claimed_tile_is_read_right_or_flagged() -> None:
+    """The same photo end to end with the shipped models: whatever they find, a wrong hand
+    is never left unflagged."""
+    from vision.pipeline import Recognizer
+
+    result = Recognizer().recognize(DATA / "claimed_tile_taken_upright.jpg").to_json()
+    hand = result["hand"] or {"melds": [], "concealed": []}
+    melds = sorted((m["type"], m["tiles"][0], m.get("claimed_tile")) for m in hand["melds"])
+    right = melds == [
+        ("chow", "2m", "2m"),
+        ("chow", "2p", "2p"),
+        ("chow", "2s", "2s"),
+        ("pung", "4s", None),
+    ] and hand["concealed"] == ["7s"]
+    assert right or result["review"]
