@@ -93,6 +93,8 @@ class Recognizer:
         """`flowers`, `flower_path`: whether the flower reader names the flowers, and which
         file; `index`, `index_path`: the same for the index reader
         (`vision.classify.Classifier`)."""
+        # A misnamed MJLENS_READER fails here, when the models load, not on every photo.
+        self.reader = _reader(None)
         detector_file = require("detector", detector_path)
         classifier_file = require("classifier", classifier_path)
         sideways_file = require("sideways")
@@ -138,7 +140,14 @@ class Recognizer:
         checked = check_context(context)
         timings: dict[str, float] = {}
         photo, tiles = self.read_tiles(data, timings, tileset)
-        result = interpret(tiles, checked, ruleset, timings=timings, image_size=photo.original_size)
+        result = interpret(
+            tiles,
+            checked,
+            ruleset,
+            timings=timings,
+            image_size=photo.original_size,
+            reader=self.reader,
+        )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
         result.tileset = tileset.name if tileset is not None else None
         return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -169,3 +170,31 @@ def test_seeded_renders_read_as_the_engine_laid_them_by_both_readers(
             right[reader] += same and score_key(result.score) == score_key(true_score(hand, "mcr"))
     assert right[Reader.CASCADE] >= MEASURED_CASCADE - 1
     assert right[Reader.SEARCH] >= MEASURED_SEARCH - 1
+
+
+def test_a_misnamed_reader_fails_when_the_models_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not on each photo: a server would answer every photo with an error, a CLI batch
+    would fail photo by photo."""
+    from vision.pipeline import Recognizer
+
+    monkeypatch.setenv("MJLENS_READER", "rules")
+    with pytest.raises(ValueError, match="MJLENS_READER='rules': one of cascade, search"):
+        Recognizer()
+
+
+def test_the_cli_names_a_misnamed_reader_in_one_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MJLENS_READER": "rules"}
+    photo = Path(__file__).parent / "data" / "scene_declared_win.jpg"
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "recognize", str(photo)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip().count("\n") == 0 and "MJLENS_READER" in done.stderr
