@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recognize import _TILE_FIELDS
+from benchmarks.recognize import kept_read
 from vision.layout import layout
 from vision.match import match_faces
 from vision.priors import (
@@ -40,7 +40,6 @@ from vision.priors import (
     log_probs,
 )
 from vision.registry import shipped
-from vision.types import Tiles
 
 Json = dict[str, Any]
 
@@ -53,8 +52,7 @@ def labelled_detections(data: Path, cache: Path, n: int | None = None) -> dict[A
         kept = cache / f"{path.stem}.npz"
         if not kept.exists():
             raise SystemExit(f"{kept} missing: run benchmarks/recognize.py eval --cache first")
-        with np.load(kept) as z:
-            tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
+        tiles, _ = kept_read(kept)
         if len(tiles) == 0:
             continue
         anns = json.loads(path.read_text())["annotations"]

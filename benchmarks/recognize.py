@@ -203,6 +203,13 @@ def evaluate(args: argparse.Namespace) -> Json:
 _TILE_FIELDS = tuple(f.name for f in fields(Tiles))
 
 
+def kept_read(kept: Path) -> tuple[Tiles, tuple[int, int]]:
+    """The tiles and photo size `models_read` kept in one `.npz` of its cache."""
+    with np.load(kept) as z:
+        tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
+        return tiles, (int(z["size"][0]), int(z["size"][1]))
+
+
 def models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
     """The models' tiles of one photo, kept in `cache` so that layout and decoding changes are
     measured again in seconds. The cache is one pair of models': it records their digests and
@@ -216,10 +223,8 @@ def models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, 
         raise SystemExit(f"{cache} holds another pair of models' tiles: use another --cache")
     kept = cache / f"{jpg.stem}.npz"
     if kept.exists():
-        with np.load(kept) as z:
-            kept_tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
-            size = (int(z["size"][0]), int(z["size"][1]))
-        if "looks" not in z.files:  # kept before tiles carried their looks: add them
+        kept_tiles, size = kept_read(kept)
+        if kept_tiles.looks.shape[1] == 0:  # kept without the looks of its faces: add them
             photo = load_photo(jpg)
             kept_tiles.looks = describe(photo.image, kept_tiles.corners / np.float32(photo.scale))
         return kept_tiles, size

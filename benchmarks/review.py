@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import itertools
 
-from benchmarks.recognize import _TILE_FIELDS, _row, context_of, models_read
+from benchmarks.recognize import _row, context_of, kept_read, models_read
 from vision.calibration import (
     FEATURES,
     GUESS_CHECKS,
@@ -49,7 +49,6 @@ from vision.notes import Note, NoteCode
 from vision.pipeline import Recognizer, interpret
 from vision.registry import shipped
 from vision.search import Reader
-from vision.types import Tiles
 
 Json = dict[str, Any]
 BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
@@ -79,9 +78,7 @@ def readings(
         jpg = path.with_suffix(".jpg")
         kept = cache / f"{jpg.stem}.npz"
         if kept.exists():  # read by `benchmarks/recognize.py eval --mode models --cache`
-            with np.load(kept) as z:
-                tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
-                size = (int(z["size"][0]), int(z["size"][1]))
+            tiles, size = kept_read(kept)
         else:
             recognizer = recognizer or Recognizer()
             tiles, size = models_read(recognizer, jpg, cache)
