@@ -93,8 +93,11 @@ class Recognizer:
         """`flowers`, `flower_path`: whether the flower reader names the flowers, and which
         file; `index`, `index_path`: the same for the index reader
         (`vision.classify.Classifier`)."""
-        # A misnamed MJLENS_READER fails here, when the models load, not on every photo.
+        # A misnamed MJLENS_READER, or the search without its priors, fails here, when the
+        # models load, not on every photo.
         self.reader = _reader(None)
+        if self.reader is Reader.SEARCH:
+            _priors()
         detector_file = require("detector", detector_path)
         classifier_file = require("classifier", classifier_path)
         sideways_file = require("sideways")

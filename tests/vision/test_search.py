@@ -198,3 +198,20 @@ def test_the_cli_names_a_misnamed_reader_in_one_line(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "MJLENS_READER" in done.stderr
+
+
+def test_the_search_without_its_priors_fails_when_the_models_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.pipeline
+    from vision.registry import ModelMissingError
+
+    def missing() -> LayoutPriors:
+        raise ModelMissingError("layout_priors is missing")
+
+    monkeypatch.setattr(vision.pipeline, "_priors", missing)
+    monkeypatch.setenv("MJLENS_READER", "search")
+    with pytest.raises(ModelMissingError):
+        vision.pipeline.Recognizer()
+    monkeypatch.setenv("MJLENS_READER", "cascade")
+    vision.pipeline.Recognizer()
