@@ -17,7 +17,7 @@ from .fan_table import ROWS
 from .shapes import CHOW, KONG, PAIR, PUNG, Set, divisions, only_winning_tile
 from .tally import NON_REPEAT, Tally
 from .tile_index import DRAGON_TILES, WIND_TILES
-from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
+from .traits import Added, add_all, whole_hand_fans
 
 # How many Pungs of Terminals or Honors a fan takes back instead of all of them.
 PARTIAL_EXCLUSION: Final[dict[tuple[int, int], int]] = {
@@ -25,6 +25,8 @@ PARTIAL_EXCLUSION: Final[dict[tuple[int, int], int]] = {
     (F.BIG_THREE_WINDS, F.PUNG_OF_TERMINALS_OR_HONORS): 3,
 }
 EXCLUDES: Final = {fan: row.excludes for fan, row in ROWS.items()}
+# The same by fan id in a list, for the inner loop (an index, not a hash).
+EXCLUDED_BY: Final[list[tuple[int, ...]]] = [EXCLUDES.get(fan, ()) for fan in range(max(ROWS) + 1)]
 CONCEALED_PUNG_FANS: Final = {
     2: F.TWO_CONCEALED_PUNGS,
     3: F.THREE_CONCEALED_PUNGS,
@@ -189,7 +191,7 @@ def wait_fans(
     if edge is None and closed is None and single is None:
         return
     # Only now the costlier question: is this the one tile that could have won?
-    if not only_winning_tile(tuple(standing), not deal.fixed):
+    if not only_winning_tile(standing, not deal.fixed):
         return
     if edge is not None:
         tally.add(F.EDGE_WAIT, (edge, win))
@@ -205,7 +207,7 @@ def apply_exclusions(tally: Tally) -> None:
     for fan in sorted(counts):
         if fan not in counts:
             continue
-        for excluded in EXCLUDES[fan]:
+        for excluded in EXCLUDED_BY[fan]:
             if excluded in counts:
                 tally.drop(excluded, fan, NON_REPEAT, PARTIAL_EXCLUSION.get((fan, excluded)))
 
@@ -250,8 +252,11 @@ def all_tiles(sets: Sequence[Set]) -> list[int]:
     return tiles
 
 
-def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
-    """All fans of one reading as four sets and a pair (the basic shape)."""
+def score_sets(
+    deal: Deal, concealed_sets: list[Set], pair: int, whole: list[Added] | None = None
+) -> Tally:
+    """All fans of one reading as four sets and a pair (the basic shape); `whole`: the hand's
+    `whole_hand_fans`, the same for every reading (found here when not given)."""
     tally = Tally()
     win_condition_fans(tally, deal)
     chows: list[Set] = []
@@ -278,11 +283,7 @@ def score_sets(deal: Deal, concealed_sets: list[Set], pair: int) -> Tally:
     pair_fans(tally, chows, pungs, pair)
     sets = [*deal.fixed, *concealed_sets, (PAIR, pair, False)]
     set_trait_fans(tally, sets)
-    tiles = all_tiles(sets)
-    suit_fans(tally, tiles)
-    tile_kind_fans(tally, tiles)
-    rank_range_fans(tally, tiles)
-    tile_hog_fans(tally, tiles)
+    add_all(tally, whole_hand_fans(all_tiles(sets)) if whole is None else whole)
     wait_fans(tally, [*concealed_sets, (PAIR, pair, False)], deal.standing, deal)
     apply_exclusions(tally)
     wind_fans(tally, pungs, deal)
@@ -300,8 +301,13 @@ def basic_readings(deal: Deal) -> list[tuple[Tally, list[Set]]]:
     counts = [0] * 34
     for t in (*deal.standing, deal.win):
         counts[t] += 1
-    out = []
-    for concealed_sets, pair in divisions(counts, 4 - len(deal.fixed)):
-        tally = score_sets(deal, concealed_sets, pair)
+    out: list[tuple[Tally, list[Set]]] = []
+    found = divisions(counts, 4 - len(deal.fixed))
+    if not found:
+        return out
+    # Every reading holds the same tiles: a kong's four, the concealed ones and the win.
+    whole = whole_hand_fans([*all_tiles(deal.fixed), *deal.standing, deal.win])
+    for concealed_sets, pair in found:
+        tally = score_sets(deal, concealed_sets, pair, whole)
         out.append((tally, [*deal.fixed, *concealed_sets, (PAIR, pair, False)]))
     return out

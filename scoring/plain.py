@@ -1,12 +1,12 @@
 """A plain MCR win as Hand JSON straight to the scorer's numbers (`Deal`), for the stream.
 
 Most hands a client sends are plain: known keys, legal melds and tile codes, no table facts,
-none of the flags that need a check against the tiles (Last Tile, a kong's replacement tile,
-robbing a kong). `plain_deal` reads such a hand in one pass, without
-building the `Hand` the full parser (`parse.py`) builds and checks; anything else, and any
-doubt, answers None and the hand takes the full parser, which names what is wrong. A hand
-read here is a hand the full parser accepts, turned into the same `Deal`
-(tests/scoring/test_plain.py).
+and flags that hold together (Last Tile, a kong's replacement tile and a robbed kong are
+checked against the tiles as `parse.check_flags` checks them). `plain_deal` reads such a hand
+in one pass, without building the `Hand` the full parser (`parse.py`) builds and checks;
+anything else, and any doubt, answers None and the hand takes the full parser, which names
+what is wrong. A hand read here is a hand the full parser accepts, turned into the same
+`Deal` (tests/scoring/test_plain.py).
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from .tiles import COPIES, WINDS
 
 # The keys of a plain win: any of Hand JSON's but the table facts.
 PLAIN_KEYS: Final = frozenset(KEYS - TABLE_KEYS)
-# Flags whose truth needs a check against the tiles: their hands take the full parser.
-CHECKED_FLAGS: Final = ("last_tile", "kong_replacement", "robbing_kong")
 
 
 class PlainWin:
@@ -46,15 +44,14 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
     named = data.get("ruleset")
     if named is not None and (type(named) is not str or named not in RULESETS):
         return None
-    for name in CHECKED_FLAGS:
-        if data.get(name, False) is not False:
-            return None
     self_drawn = data.get("self_drawn", False)
     wall_last = data.get("last_of_wall", False)
-    if (self_drawn is not True and self_drawn is not False) or (
-        wall_last is not True and wall_last is not False
-    ):
-        return None
+    last_tile = data.get("last_tile", False)
+    replacement = data.get("kong_replacement", False)
+    robbing = data.get("robbing_kong", False)
+    for flag in (self_drawn, wall_last, last_tile, replacement, robbing):
+        if flag is not True and flag is not False:
+            return None
     seat, prevalent = data.get("seat_wind", "E"), data.get("prevalent_wind", "E")
     if type(seat) is not str or seat not in WINDS:
         return None
@@ -81,8 +78,10 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
             return None
         counts[t] += 1
         standing.append(t)
+    win_held = counts[win] > 1  # a copy of the winning tile among the concealed ones
     fixed: list[Set] = []
     win_in_melds = 0
+    has_kong = False
     for value in melds_value:
         s = _known_meld(value)
         if s is None:
@@ -96,31 +95,65 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
             if t - 1 <= win <= t + 1:
                 win_in_melds += 1
         else:
-            n = 4 if kind == KONG else 3
+            n = 3
+            if kind == KONG:
+                n = 4
+                has_kong = True
             counts[t] += n
             if t == win:
                 win_in_melds += n
-    if max(counts) > COPIES:
+    for n in counts:
+        if n > COPIES:
+            return None
+    if (last_tile or replacement or robbing) and not _flags_hold(
+        self_drawn, wall_last, last_tile, replacement, robbing, win_held, win_in_melds, has_kong
+    ):
         return None
-    try:
-        flowers, flower_count = read_flowers(data.get("flowers", []))
-    except HandError:
-        return None
+    flowers_value = data.get("flowers", 0)
+    if type(flowers_value) is int and 0 <= flowers_value <= 8:  # counted, not named
+        flowers: tuple[str, ...] = ()
+        flower_count = flowers_value
+    else:
+        try:
+            flowers, flower_count = read_flowers(flowers_value)
+        except HandError:
+            return None
     standing.sort()
     deal = Deal(
         fixed=tuple(fixed),
         standing=tuple(standing),
         win=win,
-        self_drawn=self_drawn,
-        last_tile=win_in_melds == 3,  # three copies in one's own melds: the last of its kind
-        wall_last=wall_last,
-        about_kong=False,
+        self_drawn=self_drawn is True,
+        # three copies in one's own melds: the last of its kind
+        last_tile=last_tile is True or win_in_melds == 3,
+        wall_last=wall_last is True,
+        about_kong=replacement is True or robbing is True,
         seat=INDEX[seat],
         prevalent=INDEX[prevalent],
         flowers=flower_count,
         profile=profile,
     )
     return PlainWin(deal, flowers, flower_count)
+
+
+def _flags_hold(
+    self_drawn: object,
+    wall_last: object,
+    last_tile: object,
+    replacement: object,
+    robbing: object,
+    win_held: bool,
+    win_in_melds: int,
+    has_kong: bool,
+) -> bool:
+    """Whether the flags that need the tiles hold together, as `parse.check_flags` asks: a
+    robbed kong's tile is held nowhere else and not self-drawn nor the wall's last; a
+    replacement tile is self-drawn beside a kong; the last tile is not held already."""
+    if robbing is True and (self_drawn is True or win_held or win_in_melds or wall_last is True):
+        return False
+    if replacement is True and (self_drawn is not True or not has_kong):
+        return False
+    return not (last_tile is True and win_held)
 
 
 def _known_meld(value: object) -> Set | None:

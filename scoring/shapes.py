@@ -7,6 +7,7 @@ at the same tile), because the first of two equally scored decompositions is the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from typing import Final
@@ -219,17 +220,94 @@ def _group_waits(group: tuple[int, ...], with_pair: bool) -> tuple[int, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 16)
-def only_winning_tile(standing: tuple[int, ...], seven_pairs_too: bool) -> bool:
+def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
     """Whether exactly one tile completes these concealed tiles (seven pairs included when
-    nothing is declared). Cached: every reading of a hand asks the same question."""
+    nothing is declared): `basic_waits` and `seven_pairs_waits`, each suit's part of the
+    answer remembered by its counts packed four bits a tile (a whole hand rarely recurs, its
+    suits do)."""
     counts = [0] * 34
     for t in standing:
         counts[t] += 1
-    waits = set(basic_waits(counts))
-    if waits and seven_pairs_too:
-        waits.update(seven_pairs_waits(counts))
-    return len(waits) == 1
+    keys = [0, 0, 0, 0]
+    rests = [0, 0, 0, 0]
+    for g in range(4):
+        start = 9 * g
+        key = total = 0
+        for t in range(start, start + (9 if g < 3 else 7)):
+            n = counts[t]
+            if n > 15:  # beyond four bits: not remembered, answered the long way
+                waits = set(basic_waits(counts))
+                if waits and seven_pairs_too:
+                    waits.update(seven_pairs_waits(counts))
+                return len(waits) == 1
+            key = key << 4 | n
+            total += n
+        keys[g] = key | g << 36
+        rests[g] = total % 3
+    ones = rests.count(1)
+    twos = rests.count(2)
+    wait = -1  # the one basic wait found so far
+    if ones == 1 and twos == 0:
+        target = rests.index(1)
+        for g in range(4):
+            if g != target and not _suit_whole(counts, keys[g], False):
+                return False
+        found = _suit_waits(counts, keys[target], True)
+        if len(found) != 1:
+            return False
+        wait = found[0]
+    elif ones == 0 and twos == 2:
+        for g in range(4):
+            if rests[g] == 0 and not _suit_whole(counts, keys[g], False):
+                return False
+        first = rests.index(2)
+        second = rests.index(2, first + 1)
+        for target, other in ((first, second), (second, first)):
+            if _suit_whole(counts, keys[other], True):
+                found = _suit_waits(counts, keys[target], False)
+                if len(found) > 1 or (found and wait >= 0):
+                    return False
+                if found:
+                    wait = found[0]
+        if wait < 0:
+            return False
+    else:
+        return False
+    if seven_pairs_too:
+        for t in seven_pairs_waits(counts):
+            if t != wait:
+                return False
+    return True
+
+
+def _suit_whole(counts: list[int], key: int, with_pair: bool) -> bool:
+    """`_suit_complete` of the suit packed in `key` (its counts and suit), remembered."""
+    key |= with_pair << 38
+    found = _WHOLE.get(key)
+    if found is None:
+        if len(_WHOLE) >= SUIT_CACHE:
+            _WHOLE.clear()
+        start = 9 * (key >> 36 & 3)
+        group = tuple(counts[start : start + (9 if start < 27 else 7)])
+        found = _WHOLE[key] = _suit_complete(group, with_pair)
+    return found
+
+
+def _suit_waits(counts: list[int], key: int, with_pair: bool) -> tuple[int, ...]:
+    """`_group_waits` of the suit packed in `key`, as tile numbers, remembered."""
+    key |= with_pair << 38
+    found = _WAITS.get(key)
+    if found is None:
+        if len(_WAITS) >= SUIT_CACHE:
+            _WAITS.clear()
+        start = 9 * (key >> 36 & 3)
+        group = tuple(counts[start : start + (9 if start < 27 else 7)])
+        found = _WAITS[key] = tuple([start + k for k in _group_waits(group, with_pair)])
+    return found
+
+
+_WHOLE: Final[dict[int, bool]] = {}
+_WAITS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _near(group: tuple[int, ...], k: int) -> bool:

@@ -11,8 +11,11 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from . import fan_ids as F
-from .tally import Tally
+from .tally import Tally, Use
 from .tile_index import DRAGON_TILES, GREEN, REVERSIBLE, TERMINALS, TERMINALS_OR_HONORS, WIND_TILES
+
+# A fan as added to a tally: the fan, what it uses, how many times.
+Added = tuple[int, Use, int]
 
 
 def mask_of(tiles: Iterable[int]) -> int:
@@ -107,3 +110,46 @@ def tile_hog_fans(tally: Tally, tiles: Sequence[int]) -> None:
     hogs = counts.count(4) - kongs
     if hogs > 0:
         tally.add(F.TILE_HOG, tuple(t for t in range(34) if counts[t] == 4), hogs)
+
+
+def whole_hand_fans(tiles: Sequence[int]) -> list[Added]:
+    """The fans of `suit_fans`, `tile_kind_fans`, `rank_range_fans` and `tile_hog_fans`, in
+    the order they add them. They depend on the hand's tiles alone, the same in every reading
+    of a hand: found once per hand and added to each reading's tally (`add_all`)."""
+    kinds = 0
+    counts = [0] * 34
+    for t in tiles:
+        kinds |= 1 << t
+        counts[t] += 1
+    out: list[Added] = []
+    for fan in _mask_fans(kinds):
+        out.append((fan, None, 1))
+    hogs = counts.count(4) - (len(tiles) - 14)  # a kong's four are not a tile hog
+    if hogs > 0:
+        out.append((F.TILE_HOG, tuple([t for t in range(34) if counts[t] == 4]), hogs))
+    return out
+
+
+def _mask_fans(kinds: int) -> tuple[int, ...]:
+    """The fans of `suit_fans`, `tile_kind_fans` and `rank_range_fans` for the distinct tiles
+    `kinds`, remembered (hands share their sets of distinct tiles far more than their tiles)."""
+    found = _BY_MASK.get(kinds)
+    if found is None:
+        if len(_BY_MASK) >= MOST_REMEMBERED:
+            _BY_MASK.clear()
+        scratch = Tally()
+        tiles = [t for t in range(34) if kinds >> t & 1]
+        suit_fans(scratch, tiles)
+        tile_kind_fans(scratch, tiles)
+        rank_range_fans(scratch, tiles)
+        found = _BY_MASK[kinds] = tuple(scratch.counts)
+    return found
+
+
+MOST_REMEMBERED: Final = 1 << 16
+_BY_MASK: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def add_all(tally: Tally, added: list[Added]) -> None:
+    for fan, use, n in added:
+        tally.add(fan, use, n)

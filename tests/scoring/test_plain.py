@@ -14,6 +14,7 @@ from scoring.hand import HandError
 from scoring.parse import parse_hand
 from scoring.plain import plain_deal
 from scoring.profiles import MCR_PROFILES
+from scoring.table import TABLE_KEYS
 
 PROFILE = MCR_PROFILES["mcr"]
 DEAL_FIELDS = ("fixed", "standing", "win", "self_drawn", "last_tile", "wall_last", "about_kong",
@@ -36,6 +37,12 @@ def _mutations(hand: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]
         ("wild", ["C"]), ("bogus", 1), ("melds", {}), ("concealed", "1m"),
     ):  # fmt: skip
         out.append({**hand, key: value})
+    for flags in ({"robbing_kong": True}, {"robbing_kong": True, "self_drawn": False},
+                  {"robbing_kong": True, "self_drawn": False, "last_of_wall": True},
+                  {"kong_replacement": True, "self_drawn": True}, {"last_tile": True},
+                  {"last_tile": True, "robbing_kong": True, "self_drawn": False},
+                  {"last_tile": 1}, {"kong_replacement": "yes"}):  # fmt: skip
+        out.append({**hand, **flags})
     concealed = list(hand["concealed"])
     out.append({**hand, "concealed": [*concealed, "1m"]})
     out.append({**hand, "concealed": concealed[:-1]})
@@ -69,6 +76,22 @@ def test_a_plain_deal_is_the_full_parsers_deal() -> None:
             assert _fields(plain.deal) == _fields(deal_from_hand(full, PROFILE)), data
             assert (plain.flowers, plain.flower_count) == (full.flowers, full.flower_count)
     assert read >= len(hands)  # the hands themselves and their legal variants are plain
+
+
+def test_every_win_the_parser_accepts_without_table_facts_is_read_plain() -> None:
+    rng = random.Random(7)
+    accepted = 0
+    for hand in generate_hands(32, 600):
+        for data in (hand, *_mutations(hand, rng)):
+            try:
+                parse_hand(data)
+            except (HandError, TypeError, ValueError, LookupError, AttributeError):
+                continue
+            if data.keys() & TABLE_KEYS:
+                continue
+            accepted += 1
+            assert plain_deal(data, PROFILE) is not None, data
+    assert accepted >= 600
 
 
 def test_a_meld_is_checked_by_the_parsers_meld_check() -> None:
