@@ -8,7 +8,7 @@ two among three, dropping repeats first (non-identical, account-once).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from operator import itemgetter
 from typing import Final
@@ -32,86 +32,124 @@ Patterns = dict[int, tuple[tuple[int, Check], ...]]
 _tile_of: Final = itemgetter(1)
 
 
-def _tiles(sets: Sequence[Set]) -> list[int]:
-    return [s[1] for s in sets]
-
-
-def _note_inner(tally: Tally, patterns: Patterns, sets: Sequence[Set], outer: int) -> None:
-    """Record the smaller fans inside a bigger one as not counted, each kind once: implied by
-    it (non-repeat, listed in its row) or made of its split sets (non-separation)."""
-    seen = set()
-    for size in range(len(sets) - 1, 1, -1):
-        for group in combinations(sets, size):
-            inner = match(patterns, _tiles(group))
-            if inner is not None and inner not in seen:
-                seen.add(inner)
-                rule = NON_REPEAT if inner in ROWS[outer].excludes else NON_SEPARATION
-                tally.dropped_inner(inner, outer, rule)
+# One step of a plan: add `fan` using the sets at `positions` (sorted by tile), or, with no
+# positions, record `fan` as not counted because of `because` under `rule`.
+Step = tuple[int, tuple[int, ...], int, str]
+MOST_REMEMBERED: Final = 1 << 16  # plans kept; a long stream of odd hands clears them
 
 
 def chow_fans(tally: Tally, chows: list[Set]) -> None:
-    if len(chows) < 2:
-        return
-    chows = sorted(chows, key=_tile_of)
-    if len(chows) == 4:
-        fan = match(CHOW_PATTERNS, _tiles(chows))
-        if fan is not None:
-            tally.add(fan, tuple(chows))
-            _note_inner(tally, CHOW_PATTERNS, chows, fan)
-            return
+    if len(chows) >= 2:
+        _follow(tally, sorted(chows, key=_tile_of), _CHOW_PLANS, _chow_plan)
+
+
+def pung_fans(tally: Tally, pungs: list[Set]) -> None:
+    if len(pungs) >= 2:
+        _follow(tally, sorted(pungs, key=_tile_of), _PUNG_PLANS, _pung_plan)
+
+
+def _follow(
+    tally: Tally,
+    sets: list[Set],
+    plans: dict[int, list[Step]],
+    plan_of: Callable[[list[int]], list[Step]],
+) -> None:
+    """Add what `sets` (sorted by tile) form together. Which fans they form, and from which of
+    them, depends on their tiles alone: the plan is remembered by the tiles packed in an int
+    and followed with the sets at hand (a melded or a concealed one alike)."""
+    key = 1
+    for s in sets:
+        key = key << 6 | s[1]
+    plan = plans.get(key)
+    if plan is None:
+        if len(plans) >= MOST_REMEMBERED:
+            plans.clear()
+        plan = plans[key] = plan_of([s[1] for s in sets])
+    for fan, positions, because, rule in plan:
+        if positions:
+            tally.add(fan, tuple([sets[i] for i in positions]))
+        else:
+            tally.dropped_inner(fan, because, rule)
+
+
+_CHOW_PLANS: Final[dict[int, list[Step]]] = {}
+_PUNG_PLANS: Final[dict[int, list[Step]]] = {}
+
+
+def _at(tiles: list[int], positions: Sequence[int]) -> list[int]:
+    return [tiles[i] for i in positions]
+
+
+def _note_inner(
+    plan: list[Step], patterns: Patterns, tiles: list[int], group: tuple[int, ...], outer: int
+) -> None:
+    """Record the smaller fans inside a bigger one as not counted, each kind once: implied by
+    it (non-repeat, listed in its row) or made of its split sets (non-separation)."""
+    seen = set()
+    for size in range(len(group) - 1, 1, -1):
+        for inner_group in combinations(group, size):
+            inner = match(patterns, _at(tiles, inner_group))
+            if inner is not None and inner not in seen:
+                seen.add(inner)
+                rule = NON_REPEAT if inner in ROWS[outer].excludes else NON_SEPARATION
+                plan.append((inner, (), outer, rule))
+
+
+def _chow_plan(tiles: list[int]) -> list[Step]:
+    """The plan of chows with these middle tiles (sorted)."""
+    plan: list[Step] = []
+    everything = tuple(range(len(tiles)))
+    fan = match(CHOW_PATTERNS, tiles)
+    if fan is not None:
+        plan.append((fan, everything, 0, ""))
+        if len(tiles) > 2:
+            _note_inner(plan, CHOW_PATTERNS, tiles, everything, fan)
+        return plan
+    if len(tiles) == 4:
         for a, b, c, rest in TRIPLES_OF_FOUR:
-            triple = [chows[a], chows[b], chows[c]]
-            fan = match(CHOW_PATTERNS, _tiles(triple))
+            fan = match(CHOW_PATTERNS, _at(tiles, (a, b, c)))
             if fan is not None:
-                tally.add(fan, tuple(triple))
-                _note_inner(tally, CHOW_PATTERNS, triple, fan)
-                _extra_chow(tally, triple, chows[rest], fan)
-                return
-        _pairs_limited(tally, chows, 3)
-    elif len(chows) == 3:
-        fan = match(CHOW_PATTERNS, _tiles(chows))
-        if fan is not None:
-            tally.add(fan, tuple(chows))
-            _note_inner(tally, CHOW_PATTERNS, chows, fan)
-            return
-        _pairs_limited(tally, chows, 2)
-    elif len(chows) == 2:
-        fan = match(CHOW_PATTERNS, _tiles(chows))
-        if fan is not None:
-            tally.add(fan, tuple(chows))
+                plan.append((fan, (a, b, c), 0, ""))
+                _note_inner(plan, CHOW_PATTERNS, tiles, (a, b, c), fan)
+                _extra_chow(plan, tiles, (a, b, c), rest)
+                return plan
+        _pairs_limited(plan, tiles, 3)
+    elif len(tiles) == 3:
+        _pairs_limited(plan, tiles, 2)
+    return plan
 
 
-def _extra_chow(tally: Tally, triple: list[Set], extra: Set, outer: int) -> None:
-    found: dict[int, Set] = {}
-    for s in triple:
-        fan = match(CHOW_PATTERNS, [min(s[1], extra[1]), max(s[1], extra[1])])
+def _extra_chow(plan: list[Step], tiles: list[int], triple: tuple[int, ...], extra: int) -> None:
+    found: dict[int, int] = {}
+    for i in triple:
+        fan = match(CHOW_PATTERNS, [min(tiles[i], tiles[extra]), max(tiles[i], tiles[extra])])
         if fan is not None:
-            found.setdefault(fan, s)
+            found.setdefault(fan, i)
     for fan in EXTRA_CHOW_ORDER:
         if fan in found:
-            tally.add(fan, (found[fan], extra))
+            plan.append((fan, (found[fan], extra), 0, ""))
             for other in found:
                 if other != fan:
-                    tally.dropped_inner(other, fan, ACCOUNT_ONCE)
+                    plan.append((other, (), fan, ACCOUNT_ONCE))
             return
 
 
-def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
+def _pairs_limited(plan: list[Step], tiles: list[int], most: int) -> None:
     """Pairs of chows without a bigger fan: at most `most`, fewer where a chow relates to none."""
-    pairs: list[tuple[int, tuple[Set, Set]]] = []
-    related = [False] * len(chows)
-    for i, j in combinations(range(len(chows)), 2):
-        fan = match(CHOW_PATTERNS, [chows[i][1], chows[j][1]])
+    pairs: list[tuple[int, tuple[int, int]]] = []
+    related = [False] * len(tiles)
+    for i, j in combinations(range(len(tiles)), 2):
+        fan = match(CHOW_PATTERNS, [tiles[i], tiles[j]])
         if fan is not None:
-            pairs.append((fan, (chows[i], chows[j])))
+            pairs.append((fan, (i, j)))
             related[i] = related[j] = True
-    if len(chows) == 4:
+    if len(tiles) == 4:
         most -= related.count(False)
         if most <= 0:
             return
-    by_fan: dict[int, list[tuple[Set, Set]]] = {}
-    for fan, sets in pairs:
-        by_fan.setdefault(fan, []).append(sets)
+    by_fan: dict[int, list[tuple[int, int]]] = {}
+    for fan, pair in pairs:
+        by_fan.setdefault(fan, []).append(pair)
     count = len(pairs)
     # Cut repeats first, down to one of each fan (a set does not form the same fan twice:
     # non-identical), then whole fans (account-once), in this order of fans: Two Terminal
@@ -124,43 +162,36 @@ def _pairs_limited(tally: Tally, chows: list[Set], most: int) -> None:
                 count -= 1
                 # non-identical: the same fan is already counted with this chow
                 kept = fan if keep else next((f for f, g in by_fan.items() if g), fan)
-                tally.dropped_inner(fan, kept, rule)
+                plan.append((fan, (), kept, rule))
     for fan in EXTRA_CHOW_ORDER:
-        for sets in by_fan.get(fan, []):
-            tally.add(fan, sets)
+        for pair in by_fan.get(fan, []):
+            plan.append((fan, pair, 0, ""))
 
 
-def pung_fans(tally: Tally, pungs: list[Set]) -> None:
-    if len(pungs) < 2:
-        return
-    pungs = sorted(pungs, key=_tile_of)
-    if len(pungs) == 4:
-        fan = match(PUNG_PATTERNS, _tiles(pungs))
+def _pung_plan(tiles: list[int]) -> list[Step]:
+    """The plan of pungs and kongs of these tiles (sorted)."""
+    plan: list[Step] = []
+    everything = tuple(range(len(tiles)))
+    if len(tiles) >= 3:
+        fan = match(PUNG_PATTERNS, tiles)
         if fan is not None:
-            tally.add(fan, tuple(pungs))
-            _note_inner(tally, PUNG_PATTERNS, pungs, fan)
-            return
+            plan.append((fan, everything, 0, ""))
+            _note_inner(plan, PUNG_PATTERNS, tiles, everything, fan)
+            return plan
+    if len(tiles) == 4:
         for a, b, c, rest in TRIPLES_OF_FOUR:
-            triple = [pungs[a], pungs[b], pungs[c]]
-            fan = match(PUNG_PATTERNS, _tiles(triple))
+            fan = match(PUNG_PATTERNS, _at(tiles, (a, b, c)))
             if fan is not None:
-                tally.add(fan, tuple(triple))
-                _note_inner(tally, PUNG_PATTERNS, triple, fan)
-                for s in triple:  # the fourth pung combines once, with the first that fits
-                    pair_fan = match(PUNG_PATTERNS, sorted((s[1], pungs[rest][1])))
+                plan.append((fan, (a, b, c), 0, ""))
+                _note_inner(plan, PUNG_PATTERNS, tiles, (a, b, c), fan)
+                for i in (a, b, c):  # the fourth pung combines once, with the first that fits
+                    pair_fan = match(PUNG_PATTERNS, sorted((tiles[i], tiles[rest])))
                     if pair_fan is not None:
-                        tally.add(pair_fan, (s, pungs[rest]))
+                        plan.append((pair_fan, (i, rest), 0, ""))
                         break
-                return
-    elif len(pungs) == 3:
-        fan = match(PUNG_PATTERNS, _tiles(pungs))
+                return plan
+    for i, j in combinations(everything, 2):
+        fan = match(PUNG_PATTERNS, [tiles[i], tiles[j]])
         if fan is not None:
-            tally.add(fan, tuple(pungs))
-            _note_inner(tally, PUNG_PATTERNS, pungs, fan)
-            return
-    elif len(pungs) != 2:
-        return
-    for s, t in combinations(pungs, 2):
-        fan = match(PUNG_PATTERNS, [s[1], t[1]])
-        if fan is not None:
-            tally.add(fan, (s, t))
+            plan.append((fan, (i, j), 0, ""))
+    return plan

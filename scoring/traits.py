@@ -52,53 +52,71 @@ NOT_7_9: Final = _outside_ranks(7, 9)
 
 def suit_fans(tally: Tally, tiles: Sequence[int]) -> None:
     """无字 No Honors, 缺一门 One Voided Suit, 混一色 / 清一色 flushes, 五门齐 All Types."""
-    kinds = mask_of(tiles)
+    for fan in _suit_fans(mask_of(tiles), []):
+        tally.add(fan)
+
+
+def tile_kind_fans(tally: Tally, tiles: Sequence[int]) -> None:
+    """断幺 All Simples, 推不倒 Reversible, 绿一色 All Green, 字一色 / 清幺九 / 混幺九."""
+    for fan in _tile_kind_fans(mask_of(tiles), []):
+        tally.add(fan)
+
+
+def rank_range_fans(tally: Tally, tiles: Sequence[int]) -> None:
+    """小于五 / 全小, 大于五 / 全大, 全中: suited tiles only, within a range of ranks."""
+    for fan in _rank_range_fans(mask_of(tiles), []):
+        tally.add(fan)
+
+
+def _suit_fans(kinds: int, out: list[int]) -> list[int]:
+    """`suit_fans` of the distinct tiles `kinds`, appended to `out`."""
     honors = kinds & HONORS != 0
     if not honors:
-        tally.add(F.NO_HONORS)
+        out.append(F.NO_HONORS)
     missing = 0
     for suit in SUIT_MASKS:
         if not kinds & suit:
             missing += 1
     if missing == 2:
-        tally.add(F.HALF_FLUSH if honors else F.FULL_FLUSH)
+        out.append(F.HALF_FLUSH if honors else F.FULL_FLUSH)
     elif missing == 1:
-        tally.add(F.ONE_VOIDED_SUIT)
+        out.append(F.ONE_VOIDED_SUIT)
     elif not missing and kinds & WINDS and kinds & DRAGONS:
-        tally.add(F.ALL_TYPES)
+        out.append(F.ALL_TYPES)
+    return out
 
 
-def tile_kind_fans(tally: Tally, tiles: Sequence[int]) -> None:
-    """断幺 All Simples, 推不倒 Reversible, 绿一色 All Green, 字一色 / 清幺九 / 混幺九."""
-    kinds = mask_of(tiles)
+def _tile_kind_fans(kinds: int, out: list[int]) -> list[int]:
+    """`tile_kind_fans` of the distinct tiles `kinds`, appended to `out`."""
     simples = kinds & SIMPLES == kinds
     if simples:
-        tally.add(F.ALL_SIMPLES)
+        out.append(F.ALL_SIMPLES)
     if not kinds & NOT_REVERSIBLE:
-        tally.add(F.REVERSIBLE_TILES)
+        out.append(F.REVERSIBLE_TILES)
     if not kinds & NOT_GREEN:
-        tally.add(F.ALL_GREEN)
+        out.append(F.ALL_GREEN)
     if simples:
-        return
+        return out
     if not kinds & NOT_HONORS:
-        tally.add(F.ALL_HONORS)
+        out.append(F.ALL_HONORS)
     elif not kinds & NOT_TERMINALS:
-        tally.add(F.ALL_TERMINALS)
+        out.append(F.ALL_TERMINALS)
     elif not kinds & NOT_TERMINALS_OR_HONORS:
-        tally.add(F.ALL_TERMINALS_AND_HONORS)
+        out.append(F.ALL_TERMINALS_AND_HONORS)
+    return out
 
 
-def rank_range_fans(tally: Tally, tiles: Sequence[int]) -> None:
-    """小于五 / 全小, 大于五 / 全大, 全中: suited tiles only, within a range of ranks."""
-    kinds = mask_of(tiles)
+def _rank_range_fans(kinds: int, out: list[int]) -> list[int]:
+    """`rank_range_fans` of the distinct tiles `kinds`, appended to `out`."""
     if kinds & HONORS:
-        return
+        return out
     if not kinds & NOT_1_4:
-        tally.add(F.LOWER_TILES if not kinds & NOT_1_3 else F.LOWER_FOUR)
+        out.append(F.LOWER_TILES if not kinds & NOT_1_3 else F.LOWER_FOUR)
     elif not kinds & NOT_6_9:
-        tally.add(F.UPPER_TILES if not kinds & NOT_7_9 else F.UPPER_FOUR)
+        out.append(F.UPPER_TILES if not kinds & NOT_7_9 else F.UPPER_FOUR)
     elif not kinds & NOT_4_6:
-        tally.add(F.MIDDLE_TILES)
+        out.append(F.MIDDLE_TILES)
+    return out
 
 
 def tile_hog_fans(tally: Tally, tiles: Sequence[int]) -> None:
@@ -122,32 +140,12 @@ def whole_hand_fans(tiles: Sequence[int]) -> list[Added]:
         kinds |= 1 << t
         counts[t] += 1
     out: list[Added] = []
-    for fan in _mask_fans(kinds):
+    for fan in _rank_range_fans(kinds, _tile_kind_fans(kinds, _suit_fans(kinds, []))):
         out.append((fan, None, 1))
     hogs = counts.count(4) - (len(tiles) - 14)  # a kong's four are not a tile hog
     if hogs > 0:
         out.append((F.TILE_HOG, tuple([t for t in range(34) if counts[t] == 4]), hogs))
     return out
-
-
-def _mask_fans(kinds: int) -> tuple[int, ...]:
-    """The fans of `suit_fans`, `tile_kind_fans` and `rank_range_fans` for the distinct tiles
-    `kinds`, remembered (hands share their sets of distinct tiles far more than their tiles)."""
-    found = _BY_MASK.get(kinds)
-    if found is None:
-        if len(_BY_MASK) >= MOST_REMEMBERED:
-            _BY_MASK.clear()
-        scratch = Tally()
-        tiles = [t for t in range(34) if kinds >> t & 1]
-        suit_fans(scratch, tiles)
-        tile_kind_fans(scratch, tiles)
-        rank_range_fans(scratch, tiles)
-        found = _BY_MASK[kinds] = tuple(scratch.counts)
-    return found
-
-
-MOST_REMEMBERED: Final = 1 << 16
-_BY_MASK: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def add_all(tally: Tally, added: list[Added]) -> None:
