@@ -15,7 +15,16 @@ from typing import Final
 
 from . import fan_ids as F
 from .fan_table import ROWS
-from .patterns import CHOW_PATTERNS, PUNG_PATTERNS, Check, match
+from .patterns import (
+    CHOW_PATTERNS,
+    PUNG_PATTERNS,
+    Check,
+    chow_pair_fan,
+    chow_triple_fan,
+    match,
+    pung_pair_fan,
+    pung_triple_fan,
+)
 from .shapes import Set
 from .tally import ACCOUNT_ONCE, NON_IDENTICAL, NON_REPEAT, NON_SEPARATION, Tally
 
@@ -98,32 +107,38 @@ def _note_inner(
 def _chow_plan(tiles: list[int]) -> list[Step]:
     """The plan of chows with these middle tiles (sorted)."""
     plan: list[Step] = []
-    everything = tuple(range(len(tiles)))
-    fan = match(CHOW_PATTERNS, tiles)
-    if fan is not None:
+    n = len(tiles)
+    fan = chow_pair_fan(tiles[0], tiles[1]) if n == 2 else match_fan(CHOW_PATTERNS, tiles)
+    if fan:
+        everything = tuple(range(n))
         plan.append((fan, everything, 0, ""))
-        if len(tiles) > 2:
+        if n > 2:
             _note_inner(plan, CHOW_PATTERNS, tiles, everything, fan)
         return plan
-    if len(tiles) == 4:
+    if n == 4:
         for a, b, c, rest in TRIPLES_OF_FOUR:
-            fan = match(CHOW_PATTERNS, _at(tiles, (a, b, c)))
-            if fan is not None:
+            fan = chow_triple_fan(tiles[a], tiles[b], tiles[c])
+            if fan:
                 plan.append((fan, (a, b, c), 0, ""))
                 _note_inner(plan, CHOW_PATTERNS, tiles, (a, b, c), fan)
                 _extra_chow(plan, tiles, (a, b, c), rest)
                 return plan
         _pairs_limited(plan, tiles, 3)
-    elif len(tiles) == 3:
+    elif n == 3:
         _pairs_limited(plan, tiles, 2)
     return plan
+
+
+def match_fan(patterns: Patterns, tiles: list[int]) -> int:
+    fan = match(patterns, tiles)
+    return 0 if fan is None else fan
 
 
 def _extra_chow(plan: list[Step], tiles: list[int], triple: tuple[int, ...], extra: int) -> None:
     found: dict[int, int] = {}
     for i in triple:
-        fan = match(CHOW_PATTERNS, [min(tiles[i], tiles[extra]), max(tiles[i], tiles[extra])])
-        if fan is not None:
+        fan = chow_pair_fan(min(tiles[i], tiles[extra]), max(tiles[i], tiles[extra]))
+        if fan:
             found.setdefault(fan, i)
     for fan in EXTRA_CHOW_ORDER:
         if fan in found:
@@ -136,15 +151,19 @@ def _extra_chow(plan: list[Step], tiles: list[int], triple: tuple[int, ...], ext
 
 def _pairs_limited(plan: list[Step], tiles: list[int], most: int) -> None:
     """Pairs of chows without a bigger fan: at most `most`, fewer where a chow relates to none."""
+    n = len(tiles)
     pairs: list[tuple[int, tuple[int, int]]] = []
-    related = [False] * len(tiles)
-    for i, j in combinations(range(len(tiles)), 2):
-        fan = match(CHOW_PATTERNS, [tiles[i], tiles[j]])
-        if fan is not None:
-            pairs.append((fan, (i, j)))
-            related[i] = related[j] = True
-    if len(tiles) == 4:
-        most -= related.count(False)
+    related = 0  # a bit for each chow in a pair
+    for i in range(n - 1):
+        for j in range(i + 1, n):
+            fan = chow_pair_fan(tiles[i], tiles[j])
+            if fan:
+                pairs.append((fan, (i, j)))
+                related |= 1 << i | 1 << j
+    if not pairs:
+        return
+    if n == 4:
+        most -= n - bin(related).count("1")
         if most <= 0:
             return
     by_fan: dict[int, list[tuple[int, int]]] = {}
@@ -154,15 +173,16 @@ def _pairs_limited(plan: list[Step], tiles: list[int], most: int) -> None:
     # Cut repeats first, down to one of each fan (a set does not form the same fan twice:
     # non-identical), then whole fans (account-once), in this order of fans: Two Terminal
     # Chows, Short Straight, Mixed Double Chow, Pure Double Chow.
-    for keep, rule in ((1, NON_IDENTICAL), (0, ACCOUNT_ONCE)):
-        for fan in reversed(EXTRA_CHOW_ORDER):
-            group = by_fan.get(fan, [])
-            while len(group) > keep and count > most:
-                group.pop()
-                count -= 1
-                # non-identical: the same fan is already counted with this chow
-                kept = fan if keep else next((f for f, g in by_fan.items() if g), fan)
-                plan.append((fan, (), kept, rule))
+    if count > most:
+        for keep, rule in ((1, NON_IDENTICAL), (0, ACCOUNT_ONCE)):
+            for fan in reversed(EXTRA_CHOW_ORDER):
+                group = by_fan.get(fan, [])
+                while len(group) > keep and count > most:
+                    group.pop()
+                    count -= 1
+                    # non-identical: the same fan is already counted with this chow
+                    kept = fan if keep else next((f for f, g in by_fan.items() if g), fan)
+                    plan.append((fan, (), kept, rule))
     for fan in EXTRA_CHOW_ORDER:
         for pair in by_fan.get(fan, []):
             plan.append((fan, pair, 0, ""))
@@ -171,27 +191,29 @@ def _pairs_limited(plan: list[Step], tiles: list[int], most: int) -> None:
 def _pung_plan(tiles: list[int]) -> list[Step]:
     """The plan of pungs and kongs of these tiles (sorted)."""
     plan: list[Step] = []
-    everything = tuple(range(len(tiles)))
-    if len(tiles) >= 3:
-        fan = match(PUNG_PATTERNS, tiles)
-        if fan is not None:
+    n = len(tiles)
+    if n >= 3:
+        fan = match_fan(PUNG_PATTERNS, tiles)
+        if fan:
+            everything = tuple(range(n))
             plan.append((fan, everything, 0, ""))
             _note_inner(plan, PUNG_PATTERNS, tiles, everything, fan)
             return plan
-    if len(tiles) == 4:
+    if n == 4:
         for a, b, c, rest in TRIPLES_OF_FOUR:
-            fan = match(PUNG_PATTERNS, _at(tiles, (a, b, c)))
-            if fan is not None:
+            fan = pung_triple_fan(tiles[a], tiles[b], tiles[c])
+            if fan:
                 plan.append((fan, (a, b, c), 0, ""))
                 _note_inner(plan, PUNG_PATTERNS, tiles, (a, b, c), fan)
                 for i in (a, b, c):  # the fourth pung combines once, with the first that fits
-                    pair_fan = match(PUNG_PATTERNS, sorted((tiles[i], tiles[rest])))
-                    if pair_fan is not None:
+                    pair_fan = pung_pair_fan(min(tiles[i], tiles[rest]), max(tiles[i], tiles[rest]))
+                    if pair_fan:
                         plan.append((pair_fan, (i, rest), 0, ""))
                         break
                 return plan
-    for i, j in combinations(everything, 2):
-        fan = match(PUNG_PATTERNS, [tiles[i], tiles[j]])
-        if fan is not None:
-            plan.append((fan, (i, j), 0, ""))
+    for i in range(n - 1):
+        for j in range(i + 1, n):
+            fan = pung_pair_fan(tiles[i], tiles[j])
+            if fan:
+                plan.append((fan, (i, j), 0, ""))
     return plan

@@ -111,8 +111,8 @@ def score_text(score: Score) -> str:
         first = False
         out.append(_fan_head(fan))
         if fan.sets is not whole:
-            if len(fan.sets) < 5:
-                out.append(_strings_text(fan.sets))
+            if len(fan.sets) < 5:  # a fan's few sets: they recur, their text is remembered
+                out.append(_short_strings_text(fan.sets))
                 out.append("}")
                 continue
             whole, whole_text = fan.sets, _strings_text(fan.sets)
@@ -168,6 +168,15 @@ def _strings_text(texts: tuple[str, ...]) -> str:
     return "[" + ",".join([_string(t) for t in texts]) + "]"
 
 
+def _short_strings_text(texts: tuple[str, ...]) -> str:
+    found = _ARRAYS.get(texts)
+    if found is None:
+        if len(_ARRAYS) >= MOST_REMEMBERED:
+            _ARRAYS.clear()
+        found = _ARRAYS[texts] = _strings_text(texts)
+    return found
+
+
 def _exclusion_text(ex: Exclusion) -> str:
     by = ex.because_of
     key = (int(ex.id), -1 if by is None else int(by), ex.rule, int(ex.count))
@@ -183,3 +192,4 @@ def _exclusion_text(ex: Exclusion) -> str:
 
 _FAN_HEADS: Final[dict[tuple[int, str, str, int, int], str]] = {}
 _EXCLUSIONS: Final[dict[tuple[int, int, str, int], str]] = {}
+_ARRAYS: Final[dict[tuple[str, ...], str]] = {}

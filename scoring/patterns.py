@@ -167,20 +167,123 @@ PUNG_PATTERNS: Final[dict[int, tuple[tuple[int, Check], ...]]] = {
 
 
 def match(patterns: dict[int, tuple[tuple[int, Check], ...]], tiles: Sequence[int]) -> int | None:
-    """The fan that these sets (sorted tiles) form together, if any."""
-    # A few thousand combinations at most: remembered, keyed by the tiles packed in an int.
-    key = 1 if patterns is CHOW_PATTERNS else 2 if patterns is PUNG_PATTERNS else 0
-    for t in tiles:
-        key = key << 6 | t
-    found = _MATCHED.get(key, -1) if key else -1
-    if found < 0:
-        found = next((fan for fan, check in patterns[len(tiles)] if check(tiles)), 0)
-        if key:
-            _MATCHED[key] = found
-    return found or None
+    """The fan that these sets (sorted tiles) form together, if any: the first of `patterns`
+    whose check holds (`matched_by_checks`), worked out for chows and pungs in a few integer
+    steps (tests/scoring/test_patterns.py compares the two on every sorted input)."""
+    if patterns is CHOW_PATTERNS:
+        fan = _chow_fan(tiles)
+    elif patterns is PUNG_PATTERNS:
+        fan = _pung_fan(tiles)
+    else:
+        return matched_by_checks(patterns, tiles)
+    return fan or None
 
 
-_MATCHED: Final[dict[int, int]] = {}  # packed tiles -> fan, 0 for none
+def matched_by_checks(
+    patterns: dict[int, tuple[tuple[int, Check], ...]], tiles: Sequence[int]
+) -> int | None:
+    """The first fan of `patterns` for this many sets whose check holds: the definition."""
+    return next((fan for fan, check in patterns[len(tiles)] if check(tiles)), None)
+
+
+def _chow_fan(ts: Sequence[int]) -> int:
+    """`CHOW_PATTERNS` for sorted middle tiles (0: none)."""
+    n = len(ts)
+    if n == 2:
+        return chow_pair_fan(ts[0], ts[1])
+    if n == 3:
+        return chow_triple_fan(ts[0], ts[1], ts[2])
+    if n == 4:
+        return chow_quad_fan(ts[0], ts[1], ts[2], ts[3])
+    return 0
+
+
+def chow_pair_fan(a: int, b: int) -> int:
+    """The fan of two chows by their middle tiles, a <= b (0: none)."""
+    if a // 9 != b // 9:
+        return F.MIXED_DOUBLE_CHOW if a % 9 == b % 9 else 0
+    if b - a == 3:
+        return F.SHORT_STRAIGHT
+    if a % 9 == 1 and b % 9 == 7:
+        return F.TWO_TERMINAL_CHOWS
+    return F.PURE_DOUBLE_CHOW if a == b else 0
+
+
+def chow_triple_fan(a: int, b: int, c: int) -> int:
+    """The fan of three chows by their middle tiles, a <= b <= c (0: none)."""
+    sa, sb, sc = a // 9, b // 9, c // 9
+    if sa != sb and sb != sc and sa != sc:
+        return _mixed_ranks(a % 9, b % 9, c % 9, True)
+    if sa == sc:  # sorted: one suit
+        if b - a == 3 and c - b == 3 and a % 9 == 1:
+            return F.PURE_STRAIGHT
+        if b - a == c - b and (b - a == 1 or b - a == 2):
+            return F.PURE_SHIFTED_CHOWS
+    return F.PURE_TRIPLE_CHOW if a == b == c else 0
+
+
+def chow_quad_fan(a: int, b: int, c: int, d: int) -> int:
+    """The fan of four chows by their middle tiles, sorted (0: none)."""
+    step = b - a
+    if a // 9 == d // 9 and (step == 1 or step == 2) and c - b == step and d - c == step:
+        return F.FOUR_PURE_SHIFTED_CHOWS
+    return F.QUADRUPLE_CHOW if a == b == c == d else 0
+
+
+def _pung_fan(ts: Sequence[int]) -> int:
+    """`PUNG_PATTERNS` for sorted tiles of pungs and kongs (0: none)."""
+    n = len(ts)
+    if n == 2:
+        return pung_pair_fan(ts[0], ts[1])
+    if n == 3:
+        return pung_triple_fan(ts[0], ts[1], ts[2])
+    if n == 4:
+        return pung_quad_fan(ts[0], ts[1], ts[2], ts[3])
+    return 0
+
+
+def pung_pair_fan(a: int, b: int) -> int:
+    """The fan of two pungs (or kongs) by their tiles, a <= b (0: none)."""
+    if a < 27 and b < 27 and a % 9 == b % 9:
+        return F.DOUBLE_PUNG
+    return F.TWO_DRAGON_PUNGS if a >= RED and b >= RED else 0
+
+
+def pung_triple_fan(a: int, b: int, c: int) -> int:
+    """The fan of three pungs (or kongs) by their tiles, a <= b <= c (0: none)."""
+    if c < 27:
+        sa, sb, sc = a // 9, b // 9, c // 9
+        if sa != sb and sb != sc and sa != sc:
+            return _mixed_ranks(a % 9, b % 9, c % 9, False)
+        if sa == sc and b - a == 1 and c - b == 1:
+            return F.PURE_SHIFTED_PUNGS
+        return 0
+    if a >= EAST and c <= NORTH:
+        return F.BIG_THREE_WINDS
+    return F.BIG_THREE_DRAGONS if a >= RED else 0
+
+
+def pung_quad_fan(a: int, b: int, c: int, d: int) -> int:
+    """The fan of four pungs (or kongs) by their tiles, sorted (0: none)."""
+    if d < 27 and a // 9 == d // 9 and b - a == 1 and c - b == 1 and d - c == 1:
+        return F.FOUR_PURE_SHIFTED_PUNGS
+    if a == EAST and b == SOUTH and c == WEST and d == NORTH:
+        return F.BIG_FOUR_WINDS
+    return 0
+
+
+def _mixed_ranks(ra: int, rb: int, rc: int, chows: bool) -> int:
+    """Three sets in three suits, by their ranks: shifted, the same, or (chows) 1-4-7."""
+    low = min(ra, rb, rc)
+    high = max(ra, rb, rc)
+    middle = ra + rb + rc - low - high
+    if middle == low + 1 and high == middle + 1:
+        return F.MIXED_SHIFTED_CHOWS if chows else F.MIXED_SHIFTED_PUNGS
+    if low == high:
+        return F.MIXED_TRIPLE_CHOW if chows else F.TRIPLE_PUNG
+    if chows and low == 1 and middle == 4 and high == 7:
+        return F.MIXED_STRAIGHT
+    return 0
 
 
 def single_pung_fan(tile: int) -> int | None:
