@@ -60,8 +60,9 @@ def _texts(repeat: bool, uses: list[Use], whole: tuple[str, ...]) -> tuple[str, 
 
 
 def _described(use: tuple[object, ...], repeat: bool) -> tuple[str, ...]:
-    """One use as text (once each unless `repeat`), remembered."""
-    key = (use, repeat)
+    """One use as text (once each unless `repeat`), remembered by what its text depends on:
+    each set's kind and tile (not whether it was melded), each tile, each knitted straight."""
+    key = _text_key(use, repeat)
     found = _DESCRIBED.get(key)
     if found is None:
         if len(_DESCRIBED) >= MOST_REMEMBERED:
@@ -74,7 +75,31 @@ def _described(use: tuple[object, ...], repeat: bool) -> tuple[str, ...]:
     return found
 
 
-_DESCRIBED: Final[dict[tuple[tuple[object, ...], bool], tuple[str, ...]]] = {}
+def _text_key(use: tuple[object, ...], repeat: bool) -> object:
+    """A use packed eight bits a part (a tile, a set by kind and tile, a knitted straight) in
+    an int; the use itself where a part is none of these or there are too many."""
+    if len(use) > 6:
+        return (use, repeat)
+    key = 1
+    for part in use:
+        if isinstance(part, int) and 0 <= part < 34:
+            code = part + 1  # 1-34
+        elif isinstance(part, tuple) and len(part) == 3 and isinstance(part[2], bool):
+            kind, t = part[0], part[1]
+            if not (isinstance(kind, int) and isinstance(t, int)):
+                return (use, repeat)
+            if not (1 <= kind <= 4 and 0 <= t < 34):
+                return (use, repeat)
+            code = 35 + (kind - 1) * 34 + t  # 35-170 for the four kinds of set
+        elif isinstance(part, tuple) and part in KNITTED_STRAIGHTS:
+            code = 171 + KNITTED_STRAIGHTS.index(part)  # 171-176
+        else:
+            return (use, repeat)
+        key = key << 8 | code
+    return key << 1 | repeat
+
+
+_DESCRIBED: Final[dict[object, tuple[str, ...]]] = {}
 
 
 def whole_hand_text(reading: Reading) -> tuple[str, ...]:

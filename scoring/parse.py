@@ -55,17 +55,20 @@ def _tiles(value: object, pointer: str) -> tuple[str, ...]:
 
 def meld_key(value: object) -> tuple[object, ...] | None:
     """What a meld's JSON is remembered by: its fields' values; None for an odd shape."""
-    if type(value) is not dict or not MELD_KEYS.issuperset(value):
+    if type(value) is not dict:
         return None
+    for name in value:  # (frozenset.issuperset would build a set of the keys first)
+        if name not in MELD_KEYS:
+            return None
     tiles, concealed = value.get("tiles"), value.get("concealed", False)
     if type(tiles) is not list or (concealed is not True and concealed is not False):
         return None
     return (
         value.get("type"),
-        *tiles,
         concealed,
         value.get("claimed_from"),
         value.get("claimed_tile"),
+        tuple(tiles),
     )
 
 

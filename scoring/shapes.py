@@ -98,46 +98,58 @@ def _suit_divisions(group: tuple[int, ...], base: int, with_pair: bool) -> Split
     """The splits of one suit into sets (and the pair, else -1), sets in non-decreasing order
     of (tile, pung before chow): the order in which the reference finds them."""
     found: list[tuple[tuple[Set, ...], int]] = []
-    work = list(group)
-    size = len(group)
-    chosen: list[Set] = []
-
-    def search(start: int, pung_allowed: bool, left: int) -> None:
-        if left == (2 if with_pair else 0):
-            if not with_pair:
-                found.append((tuple(chosen), -1))
-                return
-            k = next(k for k in range(size) if work[k])
-            if work[k] == 2:
-                found.append((tuple(chosen), base + k))
-            return
-        behind = 0
-        for k in range(start, size):
-            n = work[k]
-            if not n:
-                continue
-            if behind > (2 if with_pair else 0):  # tiles left behind can only be the pair
-                return
-            if n >= 3 and (k > start or pung_allowed):
-                work[k] = n - 3
-                chosen.append((PUNG, base + k, False))
-                search(k, True, left - 3)
-                chosen.pop()
-                work[k] = n
-            if size == 9 and k < 7 and work[k + 1] and work[k + 2]:
-                work[k] = n - 1
-                work[k + 1] -= 1
-                work[k + 2] -= 1
-                chosen.append((CHOW, base + k + 1, False))
-                search(k, False, left - 3)  # the same tile again: only another chow
-                chosen.pop()
-                work[k] = n
-                work[k + 1] += 1
-                work[k + 2] += 1
-            behind += work[k]
-
-    search(0, True, sum(group))
+    _search(list(group), base, with_pair, [], found, 0, True, sum(group))
     return tuple(found)
+
+
+def _search(
+    work: list[int],
+    base: int,
+    with_pair: bool,
+    chosen: list[Set],
+    found: list[tuple[tuple[Set, ...], int]],
+    start: int,
+    pung_allowed: bool,
+    left: int,
+) -> None:
+    """One step of `_suit_divisions`: the sets from tile `start` on of the counts `work`
+    (changed and restored), `chosen` so far, `left` tiles to place."""
+    size = len(work)
+    if left == (2 if with_pair else 0):
+        if not with_pair:
+            found.append((tuple(chosen), -1))
+            return
+        k = 0
+        while not work[k]:
+            k += 1
+        if work[k] == 2:
+            found.append((tuple(chosen), base + k))
+        return
+    behind = 0
+    for k in range(start, size):
+        n = work[k]
+        if not n:
+            continue
+        if behind > (2 if with_pair else 0):  # tiles left behind can only be the pair
+            return
+        if n >= 3 and (k > start or pung_allowed):
+            work[k] = n - 3
+            chosen.append((PUNG, base + k, False))
+            _search(work, base, with_pair, chosen, found, k, True, left - 3)
+            chosen.pop()
+            work[k] = n
+        if size == 9 and k < 7 and work[k + 1] and work[k + 2]:
+            work[k] = n - 1
+            work[k + 1] -= 1
+            work[k + 2] -= 1
+            chosen.append((CHOW, base + k + 1, False))
+            # the same tile again: only another chow
+            _search(work, base, with_pair, chosen, found, k, False, left - 3)
+            chosen.pop()
+            work[k] = n
+            work[k + 1] += 1
+            work[k + 2] += 1
+        behind += work[k]
 
 
 def _suit_complete(counts: tuple[int, ...], with_pair: bool) -> bool:

@@ -23,6 +23,7 @@ from .tile_index import KNITTED_STRAIGHTS, THIRTEEN_ORPHANS
 from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
 HONOR_RANGE: Final = range(27, 34)
+ORPHAN_SET: Final = frozenset(THIRTEEN_ORPHANS)
 
 
 def seven_pairs(tiles: Sequence[int]) -> Tally | None:
@@ -49,7 +50,7 @@ def seven_pairs(tiles: Sequence[int]) -> Tally | None:
 
 def thirteen_orphans(tiles: Sequence[int]) -> Tally | None:
     """十三幺: one of each terminal and honor plus one more of them."""
-    if set(tiles) != set(THIRTEEN_ORPHANS):
+    if tiles[0] != THIRTEEN_ORPHANS[0] or set(tiles) != ORPHAN_SET:  # sorted: 1m comes first
         return None
     tally = Tally()
     tally.add(F.THIRTEEN_ORPHANS)
@@ -58,6 +59,9 @@ def thirteen_orphans(tiles: Sequence[int]) -> Tally | None:
 
 def honors_and_knitted(tiles: Sequence[int]) -> Tally | None:
     """全不靠 / 七星不靠: distinct honors with 7-9 distinct tiles of one knitted straight."""
+    for i in range(len(tiles) - 1):  # sorted: fourteen different tiles, none repeated
+        if tiles[i] == tiles[i + 1]:
+            return None
     suited = [t for t in tiles if t < 27]
     honors = [t for t in tiles if t >= 27]
     if not 7 <= len(suited) <= 9 or len(set(tiles)) != 14:
