@@ -24,6 +24,7 @@ PARTIAL_EXCLUSION: Final[dict[tuple[int, int], int]] = {
     (F.NINE_GATES, F.PUNG_OF_TERMINALS_OR_HONORS): 1,
     (F.BIG_THREE_WINDS, F.PUNG_OF_TERMINALS_OR_HONORS): 3,
 }
+PARTIAL_FAN: Final = F.PUNG_OF_TERMINALS_OR_HONORS  # the one fan taken back in part
 EXCLUDES: Final = {fan: row.excludes for fan, row in ROWS.items()}
 # The same by fan id in a list, for the inner loop (an index, not a hash).
 EXCLUDED_BY: Final[list[tuple[int, ...]]] = [EXCLUDES.get(fan, ()) for fan in range(max(ROWS) + 1)]
@@ -50,9 +51,16 @@ def win_condition_fans(tally: Tally, deal: Deal) -> None:
 
 def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     """Kongs, concealed pungs, All Pungs, and each pung's own fan (箭刻, 幺九刻)."""
-    melded_kongs = [s for s in pungs if s[0] == KONG and s[2]]
-    concealed_kongs = [s for s in pungs if s[0] == KONG and not s[2]]
-    concealed = [s for s in pungs if not s[2]]
+    melded_kongs: list[Set] = []
+    concealed_kongs: list[Set] = []
+    concealed: list[Set] = []
+    for s in pungs:  # one pass: most hands hold no kong
+        if not s[2]:
+            concealed.append(s)
+            if s[0] == KONG:
+                concealed_kongs.append(s)
+        elif s[0] == KONG:
+            melded_kongs.append(s)
     kongs = len(melded_kongs) + len(concealed_kongs)
     if kongs == 1:
         tally.add(
@@ -209,7 +217,8 @@ def apply_exclusions(tally: Tally) -> None:
             continue
         for excluded in EXCLUDED_BY[fan]:
             if excluded in counts:
-                tally.drop(excluded, fan, NON_REPEAT, PARTIAL_EXCLUSION.get((fan, excluded)))
+                n = PARTIAL_EXCLUSION.get((fan, excluded)) if excluded == PARTIAL_FAN else None
+                tally.drop(excluded, fan, NON_REPEAT, n)
 
 
 def wind_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:

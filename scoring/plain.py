@@ -113,6 +113,8 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
     if type(flowers_value) is int and 0 <= flowers_value <= 8:  # counted, not named
         flowers: tuple[str, ...] = ()
         flower_count = flowers_value
+    elif type(flowers_value) is list and not flowers_value:
+        flowers, flower_count = (), 0
     else:
         try:
             flowers, flower_count = read_flowers(flowers_value)
