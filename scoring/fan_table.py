@@ -9,7 +9,6 @@ carries. `excludes` lists the fans a row makes uncounted under the non-repeat pr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
@@ -100,8 +99,10 @@ class Fan(IntEnum):
     CONCEALED_AND_MELDED_KONG = 82
 
 
-@dataclass(frozen=True, slots=True)
 class FanRow:
+    """One row of the table, never changed once built. A plain class with its methods written
+    out (compiled with the core, and no dataclass machinery built at start-up)."""
+
     id: int
     name_en: str
     name_zh: str
@@ -109,6 +110,41 @@ class FanRow:
     excludes: tuple[int, ...]
     description: str
     check: str  # where the check lives: "module.function" inside scoring/
+
+    def __init__(
+        self,
+        id: int,
+        name_en: str,
+        name_zh: str,
+        points: int,
+        excludes: tuple[int, ...],
+        description: str,
+        check: str,
+    ) -> None:
+        self.id = id
+        self.name_en = name_en
+        self.name_zh = name_zh
+        self.points = points
+        self.excludes = excludes
+        self.description = description
+        self.check = check
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.id, self.name_en, self.name_zh, self.points, self.excludes,
+                self.description, self.check)  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FanRow):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        names = ("id", "name_en", "name_zh", "points", "excludes", "description", "check")
+        values = self._values()
+        return "FanRow(" + ", ".join([f"{n}={values[i]!r}" for i, n in enumerate(names)]) + ")"
 
 
 F = Fan

@@ -7,10 +7,10 @@ What `GET /v1/fans?ruleset=R` and `mjlens fans --ruleset R` list, and where a Sc
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any
 
 from .fan_table import CONCEALED_AND_MELDED_KONG_ROW, FAN_TABLE
+from .record import Record
 from .rulesets import RULESETS, Unit, unit_of
 
 UNIT_WORDS: dict[Unit, tuple[str, str]] = {  # (English, Chinese)
@@ -21,14 +21,32 @@ UNIT_WORDS: dict[Unit, tuple[str, str]] = {  # (English, Chinese)
 LEZI_POINTS = 10  # Shanghai: one 勒子 is 10 points
 
 
-@dataclass(frozen=True, slots=True)
-class TableRow:
+class TableRow(Record):
+    FIELDS = ("id", "name_en", "name_zh", "points", "excludes", "description")
+    __slots__ = FIELDS
     id: int
     name_en: str
     name_zh: str
     points: int  # in the table's unit
     excludes: tuple[int, ...]  # ids of this same table
     description: str
+
+    def __init__(
+        self,
+        id: int,
+        name_en: str,
+        name_zh: str,
+        points: int,
+        excludes: tuple[int, ...],
+        description: str,
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "id", id)
+        _set(self, "name_en", name_en)
+        _set(self, "name_zh", name_zh)
+        _set(self, "points", points)
+        _set(self, "excludes", excludes)
+        _set(self, "description", description)
 
     def to_json(self, names: dict[int, tuple[str, str]]) -> dict[str, Any]:
         return {
@@ -44,13 +62,20 @@ class TableRow:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(Record):
     """A cap on the total, or a floor, as the rule set words them (en, zh)."""
 
+    FIELDS = ("cap", "notes_en", "notes_zh")
+    __slots__ = FIELDS
     cap: int | None  # the highest total a win is paid, in the table's unit
     notes_en: tuple[str, ...]
     notes_zh: tuple[str, ...]
+
+    def __init__(self, cap: int | None, notes_en: tuple[str, ...], notes_zh: tuple[str, ...]):
+        _set = object.__setattr__
+        _set(self, "cap", cap)
+        _set(self, "notes_en", notes_en)
+        _set(self, "notes_zh", notes_zh)
 
 
 LIMITS: dict[str, Limits] = {
@@ -93,12 +118,22 @@ LIMITS: dict[str, Limits] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class FanTable:
+class FanTable(Record):
+    FIELDS = ("ruleset", "unit", "rows", "limits")
+    __slots__ = FIELDS
     ruleset: str
     unit: Unit
     rows: tuple[TableRow, ...]
     limits: Limits
+
+    def __init__(
+        self, ruleset: str, unit: Unit, rows: tuple[TableRow, ...], limits: Limits
+    ) -> None:
+        _set = object.__setattr__
+        _set(self, "ruleset", ruleset)
+        _set(self, "unit", unit)
+        _set(self, "rows", rows)
+        _set(self, "limits", limits)
 
     def names(self) -> dict[int, tuple[str, str]]:
         return {r.id: (r.name_en, r.name_zh) for r in self.rows}

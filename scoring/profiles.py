@@ -8,7 +8,6 @@ docs/scoring.md tables every difference. An EMA 2006 profile would set other poi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .fan_table import ROWS
@@ -20,14 +19,46 @@ from .fan_table import ROWS
 KnittedWaits = Literal["outside", "also-inside", "none"]
 
 
-@dataclass(frozen=True, slots=True)
 class Profile:
+    """A plain class with its methods written out (compiled with the core, and no dataclass
+    machinery built at start-up); never changed once built."""
+
     name: str
     # PyMahjongGB scores one concealed + one melded kong as its own 5-point fan (明暗杠)
     # instead of Concealed Kong 2 + Melded Kong 1.
-    concealed_and_melded_kong_fan: bool = False
-    knitted_waits: KnittedWaits = "outside"
-    points: dict[int, int] = field(default_factory=dict)  # overrides of the table's points
+    concealed_and_melded_kong_fan: bool
+    knitted_waits: KnittedWaits
+    points: dict[int, int]  # overrides of the table's points
+
+    def __init__(
+        self,
+        name: str,
+        concealed_and_melded_kong_fan: bool = False,
+        knitted_waits: KnittedWaits = "outside",
+        points: dict[int, int] | None = None,
+    ) -> None:
+        self.name = name
+        self.concealed_and_melded_kong_fan = concealed_and_melded_kong_fan
+        self.knitted_waits = knitted_waits
+        self.points = {} if points is None else points
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.name, self.concealed_and_melded_kong_fan, self.knitted_waits, self.points)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())  # as a frozen dataclass's: fails while `points` is a dict
+
+    def __repr__(self) -> str:
+        return (
+            f"Profile(name={self.name!r}, concealed_and_melded_kong_fan="
+            f"{self.concealed_and_melded_kong_fan!r}, knitted_waits={self.knitted_waits!r}, "
+            f"points={self.points!r})"
+        )
 
     def points_of(self, fan: int) -> int:
         return self.points.get(fan, ROWS[fan].points) if self.points else ROWS[fan].points

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from .deal import Deal, deal_from_hand
@@ -25,9 +24,8 @@ MINIMUM: Final = 8  # 起和番: points needed to declare a win, flowers not cou
 BASE_PAYMENT: Final = 8  # every loser pays 8 on top of what the winner's hand is worth
 
 
-# FanScore and Exclusion write their own __init__ (init=False): one is built per fan shown,
-# and mypyc compiles an __init__ written here, where a generated one stays interpreted.
-@dataclass(init=False, slots=True)  # not frozen: frozen init is slow
+# Plain classes with their methods written out: mypyc compiles them, and no dataclass
+# machinery is built at start-up. Equal when their fields are (Score: all but `pointer`).
 class FanScore:
     id: int
     name_en: str
@@ -46,6 +44,17 @@ class FanScore:
         self.count = count
         self.sets = sets
 
+    def _values(self) -> tuple[object, ...]:
+        return (self.id, self.name_en, self.name_zh, self.points, self.count, self.sets)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FanScore):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        return _repr("FanScore", FANSCORE_FIELDS, self._values())
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -57,7 +66,6 @@ class FanScore:
         }
 
 
-@dataclass(init=False, slots=True)
 class Exclusion:
     id: int
     because_of: int | None
@@ -70,6 +78,17 @@ class Exclusion:
         self.rule = rule
         self.count = count
 
+    def _values(self) -> tuple[object, ...]:
+        return (self.id, self.because_of, self.rule, self.count)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Exclusion):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        return _repr("Exclusion", EXCLUSION_FIELDS, self._values())
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "because_of": self.because_of, "rule": self.rule}
         if self.count > 1:
@@ -77,7 +96,6 @@ class Exclusion:
         return out
 
 
-@dataclass(init=False, slots=True)  # one per hand: its own __init__, compiled (see FanScore)
 class Score:
     ruleset: str
     valid: bool
@@ -88,7 +106,7 @@ class Score:
     flower_points: int
     payments: dict[str, int | None] | None
     error: str | None
-    pointer: str | None = field(compare=False)
+    pointer: str | None  # not compared
     waits: tuple[Wait, ...] | None  # a hand of 13 tiles: what it waits on
     discards: tuple[Discard, ...] | None  # 14 tiles in no winning shape: what to let go
     unit: Unit  # what `total` counts: the rule set's unit
@@ -126,6 +144,20 @@ class Score:
         self.unit = unit
         self.capped_from = capped_from
 
+    def _values(self) -> tuple[object, ...]:
+        return (self.ruleset, self.valid, self.total, self.meets_minimum, self.fans,
+                self.excluded, self.flower_points, self.payments, self.error, self.pointer,
+                self.waits, self.discards, self.unit, self.capped_from)  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Score):
+            return NotImplemented
+        mine, theirs = self._values(), other._values()
+        return mine[:9] == theirs[:9] and mine[10:] == theirs[10:]  # all but `pointer`
+
+    def __repr__(self) -> str:
+        return _repr("Score", SCORE_FIELDS, self._values())
+
     def to_json(self) -> dict[str, Any]:
         """The Score JSON of DESIGN.md."""
         out = {
@@ -149,6 +181,20 @@ class Score:
         if self.discards is not None:
             out["discards"] = [d.to_json() for d in self.discards]
         return out
+
+
+FANSCORE_FIELDS: Final = ("id", "name_en", "name_zh", "points", "count", "sets")
+EXCLUSION_FIELDS: Final = ("id", "because_of", "rule", "count")
+SCORE_FIELDS: Final = (
+    "ruleset", "valid", "total", "meets_minimum", "fans", "excluded", "flower_points",
+    "payments", "error", "pointer", "waits", "discards", "unit", "capped_from",
+)  # fmt: skip
+
+
+def _repr(name: str, fields: tuple[str, ...], values: tuple[object, ...]) -> str:
+    """As a dataclass writes itself: Name(field=value, ...)."""
+    parts = [f"{f}={v!r}" for f, v in zip(fields, values, strict=True)]
+    return name + "(" + ", ".join(parts) + ")"
 
 
 def invalid(ruleset: str, error: str, pointer: str | None = None) -> Score:

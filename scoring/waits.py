@@ -8,10 +8,10 @@ discard and self-drawn; `discards` does that for each tile a 14-tile hand could 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from .hand import Hand, Waiting
+from .record import Record
 from .score import Score, score
 from .shapes import basic_waits, is_complete, seven_pairs_waits
 from .tile_index import CODES, INDEX, KNITTED_STRAIGHTS, THIRTEEN_ORPHANS
@@ -21,18 +21,26 @@ ORDER = {code: i for i, code in enumerate(PLAYING)}  # answers list tiles in DES
 ORPHANS = frozenset(THIRTEEN_ORPHANS)
 
 
-@dataclass(frozen=True, slots=True)
-class Wait:
+class Wait(Record):
     """One tile that completes the hand, and the win on it both ways.
 
     `unseen` counts the copies not among the hand's own tiles and melds (4 less those); a
     score under the rule set's minimum (MCR: 8 points, flowers aside) has
     `meets_minimum` false, and one the rule set refuses has `valid` false."""
 
+    FIELDS = ("tile", "unseen", "discard", "self_drawn")
+    __slots__ = FIELDS
     tile: str
     unseen: int
     discard: Score  # won on another player's discard
     self_drawn: Score  # drawn from the wall
+
+    def __init__(self, tile: str, unseen: int, discard: Score, self_drawn: Score) -> None:
+        _set = object.__setattr__
+        _set(self, "tile", tile)
+        _set(self, "unseen", unseen)
+        _set(self, "discard", discard)
+        _set(self, "self_drawn", self_drawn)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,12 +51,17 @@ class Wait:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(Record):
     """A tile a 14-tile hand can let go to be left waiting, with what it then waits on."""
 
+    FIELDS = ("tile", "waits")
+    __slots__ = FIELDS
     tile: str
     waits: tuple[Wait, ...]
+
+    def __init__(self, tile: str, waits: tuple[Wait, ...]) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "waits", waits)
 
     @property
     def unseen(self) -> int:

@@ -10,7 +10,6 @@ complete a winning shape.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import combinations_with_replacement
 
 from scoring.hand import Hand
@@ -64,4 +63,4 @@ def stand_ins(hand: Hand) -> Iterator[Hand]:
                 concealed = tuple(sorted((*real, *rest)))
                 if (concealed, win) not in seen:
                     seen.add((concealed, win))
-                    yield replace(hand, concealed=concealed, winning_tile=win)
+                    yield hand.replace(concealed=concealed, winning_tile=win)
