@@ -17,7 +17,6 @@ path, before the package can be imported.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import json
 import os
@@ -126,13 +125,21 @@ def digest(path: Path) -> str:
 
 
 def manifest_for(root: Path = HERE) -> dict[str, object]:
-    """What a build records: the interpreter it is for and the hash of each source."""
+    """What a build records: the interpreter it is for, the hash of each source, and each
+    source's size and modification time beside its hash."""
+    sources = {m: digest(source_path(m, root)) for m in sources_of(MODULES, root)}
     return {
         "cache_tag": sys.implementation.cache_tag,
         "modules": list(MODULES),
         "library": GROUP + "__mypyc",
-        "sources": {m: digest(source_path(m, root)) for m in sources_of(MODULES, root)},
+        "sources": sources,
+        "stats": {m: [*_stat(source_path(m, root)), sources[m]] for m in sources},
     }
+
+
+def _stat(path: Path) -> list[int]:
+    found = path.stat()
+    return [found.st_size, found.st_mtime_ns]
 
 
 def stale_reason(build_dir: Path = BUILD_DIR, root: Path = HERE) -> str | None:
@@ -148,9 +155,18 @@ def stale_reason(build_dir: Path = BUILD_DIR, root: Path = HERE) -> str | None:
     sources = manifest.get("sources")
     if not isinstance(sources, dict):
         return "manifest without source hashes"
+    stats = manifest.get("stats")
+    if not isinstance(stats, dict):
+        stats = {}
     for module, want in sources.items():
         path = source_path(module, root)
-        if not path.is_file() or digest(path) != want:
+        # A file whose size and modification time (to the nanosecond) are those it had when
+        # its hash was taken is that file, as the interpreter's own .pyc check assumes; any
+        # other is hashed again.
+        try:
+            if stats.get(module) != [*_stat(path), want] and digest(path) != want:
+                return f"{PACKAGE}/{module}.py changed since the build"
+        except OSError:
             return f"{PACKAGE}/{module}.py changed since the build"
     for name in (*MODULES, str(manifest.get("library"))):
         if _extension(build_dir, name.rsplit(".", 1)[-1]) is None:
@@ -166,7 +182,7 @@ def _extension(build_dir: Path, stem: str) -> Path | None:
     return None
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Finds the compiled modules (and mypyc's shared library) in the build folder under
     their own names, so `import scoring.mcr` gets the extension instead of mcr.py."""
 

@@ -234,7 +234,7 @@ def score(hand: Hand | Waiting | Mapping[str, object], ruleset: str | None = Non
         return invalid(
             str(ruleset), f"unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}"
         )
-    if isinstance(hand, Mapping) and "ruleset" in hand:
+    if (type(hand) is dict or isinstance(hand, Mapping)) and "ruleset" in hand:
         try:
             ruleset = requested_ruleset(hand, ruleset)
         except HandError as exc:

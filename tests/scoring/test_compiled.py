@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,32 @@ def test_a_changed_source_makes_the_build_stale(tmp_path: Path) -> None:
     sources = {**manifest["sources"], "mcr": "0" * 64}
     (tmp_path / compiled.MANIFEST).write_text(json.dumps({**manifest, "sources": sources}))
     assert compiled.stale_reason(tmp_path) == "scoring/mcr.py changed since the build"
+
+
+def _copied_package(tmp_path: Path) -> tuple[Path, Path]:
+    """The package's sources copied to a folder of their own, with a manifest of them."""
+    root, build = tmp_path / "src", tmp_path / "build"
+    shutil.copytree(Path(compiled.__file__).parent, root, ignore=shutil.ignore_patterns("_*"))
+    build.mkdir()
+    (build / compiled.MANIFEST).write_text(json.dumps(compiled.manifest_for(root)))
+    return root, build
+
+
+def test_an_edited_source_is_hashed_again_and_found_changed(tmp_path: Path) -> None:
+    root, build = _copied_package(tmp_path)
+    assert compiled.stale_reason(build, root).endswith("missing from " + str(build))
+    mcr = root / "mcr.py"
+    stat = mcr.stat()
+    text = mcr.read_text(encoding="utf-8")
+    mcr.write_text(text.replace("def ", "def  ", 1), encoding="utf-8")
+    os.utime(mcr, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    assert compiled.stale_reason(build, root) == "scoring/mcr.py changed since the build"
+
+
+def test_a_touched_but_unchanged_source_still_matches(tmp_path: Path) -> None:
+    root, build = _copied_package(tmp_path)
+    os.utime(root / "mcr.py", ns=(1, 1))
+    assert compiled.stale_reason(build, root).endswith("missing from " + str(build))
 
 
 def test_a_build_for_another_interpreter_is_not_used(tmp_path: Path) -> None:
