@@ -40,8 +40,12 @@ def fan_lines(reading: Reading, points: list[int]) -> tuple[list[FanLine], int]:
 
 def exclusion_lines(reading: Reading) -> list[ExclusionLine]:
     """The fans not counted, one line per fan, cause and rule, in the order first dropped."""
+    dropped = reading.tally.dropped
+    if len(dropped) <= 1:  # nothing to merge (most hands)
+        return [(int(d.id), None if d.because_of is None else int(d.because_of), d.rule, d.count)
+                for d in dropped]  # fmt: skip
     merged: dict[tuple[int, int | None, str], int] = {}
-    for d in reading.tally.dropped:
+    for d in dropped:
         key = (int(d.id), None if d.because_of is None else int(d.because_of), d.rule)
         merged[key] = merged.get(key, 0) + d.count
     return [(fan, by, rule, n) for (fan, by, rule), n in merged.items()]

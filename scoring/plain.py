@@ -21,10 +21,11 @@ from .rulesets import RULESETS
 from .shapes import CHOW, KONG, Set
 from .table import TABLE_KEYS
 from .tile_index import INDEX
-from .tiles import COPIES, WINDS
+from .tiles import COPIES, FLOWERS, WINDS
 
 # The keys of a plain win: any of Hand JSON's but the table facts.
 PLAIN_KEYS: Final = frozenset(KEYS - TABLE_KEYS)
+FLOWER_SET: Final = frozenset(FLOWERS)
 
 
 class PlainWin:
@@ -113,8 +114,14 @@ def plain_deal(data: dict[str, object], profile: Profile) -> PlainWin | None:
     if type(flowers_value) is int and 0 <= flowers_value <= 8:  # counted, not named
         flowers: tuple[str, ...] = ()
         flower_count = flowers_value
-    elif type(flowers_value) is list and not flowers_value:
-        flowers, flower_count = (), 0
+    elif type(flowers_value) is list and len(flowers_value) <= 8:  # named: each once
+        for name in flowers_value:
+            if type(name) is not str or name not in FLOWER_SET:
+                return None
+        flowers = tuple(flowers_value)
+        flower_count = len(flowers)
+        if len(set(flowers)) != flower_count:
+            return None
     else:
         try:
             flowers, flower_count = read_flowers(flowers_value)

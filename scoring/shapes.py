@@ -237,46 +237,43 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
     nothing is declared): `basic_waits` and `seven_pairs_waits`, each suit's part of the
     answer remembered by its counts packed four bits a tile (a whole hand rarely recurs, its
     suits do)."""
-    counts = [0] * 34
+    if len(standing) > 15:  # a count could pass four bits: answered the long way
+        counts = [0] * 34
+        for t in standing:
+            counts[t] += 1
+        waits = set(basic_waits(counts))
+        if waits and seven_pairs_too:
+            waits.update(seven_pairs_waits(counts))
+        return len(waits) == 1
+    # Each suit's counts packed four bits a tile (its first tile highest), with the suit.
+    keys = [0, 1 << 36, 2 << 36, 3 << 36]
+    sizes = [0, 0, 0, 0]
     for t in standing:
-        counts[t] += 1
-    keys = [0, 0, 0, 0]
-    rests = [0, 0, 0, 0]
-    for g in range(4):
-        start = 9 * g
-        key = total = 0
-        for t in range(start, start + (9 if g < 3 else 7)):
-            n = counts[t]
-            if n > 15:  # beyond four bits: not remembered, answered the long way
-                waits = set(basic_waits(counts))
-                if waits and seven_pairs_too:
-                    waits.update(seven_pairs_waits(counts))
-                return len(waits) == 1
-            key = key << 4 | n
-            total += n
-        keys[g] = key | g << 36
-        rests[g] = total % 3
+        g = t // 9 if t < 27 else 3
+        keys[g] += 1 << 4 * (SUIT_END[g] - t)
+        sizes[g] += 1
+    rests = [n % 3 for n in sizes]
     ones = rests.count(1)
     twos = rests.count(2)
     wait = -1  # the one basic wait found so far
     if ones == 1 and twos == 0:
         target = rests.index(1)
         for g in range(4):
-            if g != target and not _suit_whole(counts, keys[g], False):
+            if g != target and not _suit_whole(keys[g], False):
                 return False
-        found = _suit_waits(counts, keys[target], True)
+        found = _suit_waits(keys[target], True)
         if len(found) != 1:
             return False
         wait = found[0]
     elif ones == 0 and twos == 2:
         for g in range(4):
-            if rests[g] == 0 and not _suit_whole(counts, keys[g], False):
+            if rests[g] == 0 and not _suit_whole(keys[g], False):
                 return False
         first = rests.index(2)
         second = rests.index(2, first + 1)
         for target, other in ((first, second), (second, first)):
-            if _suit_whole(counts, keys[other], True):
-                found = _suit_waits(counts, keys[target], False)
+            if _suit_whole(keys[other], True):
+                found = _suit_waits(keys[target], False)
                 if len(found) > 1 or (found and wait >= 0):
                     return False
                 if found:
@@ -286,26 +283,27 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
     else:
         return False
     if seven_pairs_too:
+        counts = [0] * 34
+        for t in standing:
+            counts[t] += 1
         for t in seven_pairs_waits(counts):
             if t != wait:
                 return False
     return True
 
 
-def _suit_whole(counts: list[int], key: int, with_pair: bool) -> bool:
+def _suit_whole(key: int, with_pair: bool) -> bool:
     """`_suit_complete` of the suit packed in `key` (its counts and suit), remembered."""
     key |= with_pair << 38
     found = _WHOLE.get(key)
     if found is None:
         if len(_WHOLE) >= SUIT_CACHE:
             _WHOLE.clear()
-        start = 9 * (key >> 36 & 3)
-        group = tuple(counts[start : start + (9 if start < 27 else 7)])
-        found = _WHOLE[key] = _suit_complete(group, with_pair)
+        found = _WHOLE[key] = _suit_complete(_unpacked(key), with_pair)
     return found
 
 
-def _suit_waits(counts: list[int], key: int, with_pair: bool) -> tuple[int, ...]:
+def _suit_waits(key: int, with_pair: bool) -> tuple[int, ...]:
     """`_group_waits` of the suit packed in `key`, as tile numbers, remembered."""
     key |= with_pair << 38
     found = _WAITS.get(key)
@@ -313,9 +311,18 @@ def _suit_waits(counts: list[int], key: int, with_pair: bool) -> tuple[int, ...]
         if len(_WAITS) >= SUIT_CACHE:
             _WAITS.clear()
         start = 9 * (key >> 36 & 3)
-        group = tuple(counts[start : start + (9 if start < 27 else 7)])
-        found = _WAITS[key] = tuple([start + k for k in _group_waits(group, with_pair)])
+        waits = _group_waits(_unpacked(key), with_pair)
+        found = _WAITS[key] = tuple([start + k for k in waits])
     return found
+
+
+def _unpacked(key: int) -> tuple[int, ...]:
+    """The counts of the suit packed in `key`, its first tile first."""
+    size = 9 if key >> 36 & 3 < 3 else 7
+    return tuple([key >> 4 * (size - 1 - k) & 15 for k in range(size)])
+
+
+SUIT_END: Final = (8, 17, 26, 33)  # each suit's last tile
 
 
 _WHOLE: Final[dict[int, bool]] = {}
