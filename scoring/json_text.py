@@ -150,6 +150,28 @@ def score_text(score: Score) -> str:
 
 
 def _fan_head(fan: FanScore) -> str:
+    """A fan's text up to its sets: remembered by id and count, for the very name strings
+    and points it was written with (a fan table's own strings, compared by identity)."""
+    ident, count = int(fan.id), int(fan.count)
+    if not (0 <= ident < 1 << 16 and 0 <= count < 256):
+        return _fan_head_text(fan)
+    key = ident << 8 | count
+    found = _HEADS_BY_ID.get(key)
+    if (
+        found is not None
+        and found[0] is fan.name_en
+        and found[1] is fan.name_zh
+        and found[2] == int(fan.points)
+    ):
+        return found[3]
+    head = _fan_head_text(fan)
+    if len(_HEADS_BY_ID) >= MOST_REMEMBERED:
+        _HEADS_BY_ID.clear()
+    _HEADS_BY_ID[key] = (fan.name_en, fan.name_zh, int(fan.points), head)
+    return head
+
+
+def _fan_head_text(fan: FanScore) -> str:
     """A fan's text up to its sets: remembered by id, names, points and count."""
     key = (int(fan.id), fan.name_en, fan.name_zh, int(fan.points), int(fan.count))
     head = _FAN_HEADS.get(key)
@@ -191,5 +213,6 @@ def _exclusion_text(ex: Exclusion) -> str:
 
 
 _FAN_HEADS: Final[dict[tuple[int, str, str, int, int], str]] = {}
+_HEADS_BY_ID: Final[dict[int, tuple[str, str, int, str]]] = {}
 _EXCLUSIONS: Final[dict[tuple[int, int, str, int], str]] = {}
 _ARRAYS: Final[dict[tuple[str, ...], str]] = {}

@@ -16,7 +16,7 @@ from .deal import Deal
 from .fan_table import ROWS
 from .shapes import CHOW, KONG, PAIR, PUNG, Set, divisions, only_winning_tile
 from .tally import NON_REPEAT, Tally
-from .tile_index import DRAGON_TILES, WIND_TILES
+from .tile_index import DRAGON_TILES, EAST, NORTH, WIND_TILES
 from .traits import Added, add_all, whole_hand_fans
 
 # How many Pungs of Terminals or Honors a fan takes back instead of all of them.
@@ -223,16 +223,18 @@ def apply_exclusions(tally: Tally) -> None:
 
 def wind_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     """圈风刻 / 门风刻, each taking back that pung's Pung of Honors unless already taken."""
+    for s in pungs:
+        if EAST <= s[1] <= NORTH:
+            break
+    else:  # no pung of a wind (most hands)
+        return
     if tally.has(F.BIG_FOUR_WINDS):
         return
-    taken = any(
-        tally.has(f)
-        for f in (
-            F.BIG_THREE_WINDS,
-            F.ALL_TERMINALS_AND_HONORS,
-            F.ALL_HONORS,
-            F.LITTLE_FOUR_WINDS,
-        )
+    taken = (
+        tally.has(F.BIG_THREE_WINDS)
+        or tally.has(F.ALL_TERMINALS_AND_HONORS)
+        or tally.has(F.ALL_HONORS)
+        or tally.has(F.LITTLE_FOUR_WINDS)
     )
     for s in pungs:
         if s[1] not in WIND_TILES:
