@@ -126,10 +126,7 @@ class Table(Record):
         return tuple(n for n in TABLE_FIELDS if getattr(self, n) != getattr(PLAIN_TABLE, n))
 
 
-TABLE_FIELDS: tuple[str, ...] = (
-    "dealer", "discarder", "wild", "heavenly_win", "earthly_win", "kong_discard",
-    "burned_rounds", "mutual_pay", "kaibao", "huangfan",
-)  # fmt: skip
+TABLE_FIELDS: tuple[str, ...] = Table.FIELDS
 PLAIN_TABLE = Table()
 
 
