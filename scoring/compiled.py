@@ -65,6 +65,7 @@ MODULES: tuple[str, ...] = (
     "explain",
     "score",
     "json_text",
+    "win_text",
 )
 
 # Why the compiled core is not in use (None while it is); set by use_compiled().

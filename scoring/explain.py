@@ -32,7 +32,7 @@ def fan_lines(reading: Reading, points: list[int]) -> tuple[list[FanLine], int]:
         count = counts[fan]
         worth = points[fan]
         fan_uses = uses.get(fan)
-        texts = _texts(fan in REPEATED, fan_uses, whole) if fan_uses else whole
+        texts = use_texts(fan in REPEATED, fan_uses, whole) if fan_uses else whole
         lines.append((fan, worth, count, texts))
         total += worth * count
     return lines, total
@@ -51,22 +51,22 @@ def exclusion_lines(reading: Reading) -> list[ExclusionLine]:
     return [(fan, by, rule, n) for (fan, by, rule), n in merged.items()]
 
 
-def _texts(repeat: bool, uses: list[Use], whole: tuple[str, ...]) -> tuple[str, ...]:
+def use_texts(repeat: bool, uses: list[Use], whole: tuple[str, ...]) -> tuple[str, ...]:
     """The sets and tiles a counted fan uses, each once (twice for identical chows)."""
     if len(uses) == 1 and uses[0]:
-        return _described(uses[0], repeat)
+        return described(uses[0], repeat)
     seen: list[str] = []
     for use in uses:
-        for text in _described(use, True) if use else whole:
+        for text in described(use, True) if use else whole:
             if repeat or text not in seen:
                 seen.append(text)
     return tuple(seen)
 
 
-def _described(use: tuple[object, ...], repeat: bool) -> tuple[str, ...]:
+def described(use: tuple[object, ...], repeat: bool) -> tuple[str, ...]:
     """One use as text (once each unless `repeat`), remembered by what its text depends on:
     each set's kind and tile (not whether it was melded), each tile, each knitted straight."""
-    key = _text_key(use, repeat)
+    key = use_key(use, repeat)
     found = _DESCRIBED.get(key)
     if found is None:
         if len(_DESCRIBED) >= MOST_REMEMBERED:
@@ -79,7 +79,7 @@ def _described(use: tuple[object, ...], repeat: bool) -> tuple[str, ...]:
     return found
 
 
-def _text_key(use: tuple[object, ...], repeat: bool) -> object:
+def use_key(use: tuple[object, ...], repeat: bool) -> object:
     """A use packed eight bits a part (a tile, a set by kind and tile, a knitted straight) in
     an int; the use itself where a part is none of these or there are too many."""
     if len(use) > 6:

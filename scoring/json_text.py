@@ -42,7 +42,7 @@ def encoder() -> Callable[[object], str]:
     return _plain if isinstance(dumps, FunctionType) else dumps
 
 
-def _string(value: str) -> str:
+def string_text(value: str) -> str:
     found = _ESCAPED.get(value)
     if found is None:
         if len(_ESCAPED) >= MOST_REMEMBERED:
@@ -54,7 +54,7 @@ def _string(value: str) -> str:
 def _write(value: object, out: list[str]) -> None:
     kind = type(value)
     if kind is str:
-        out.append(_string(str(value)))
+        out.append(string_text(str(value)))
     elif value is None:
         out.append("null")
     elif value is True:
@@ -75,7 +75,7 @@ def _write(value: object, out: list[str]) -> None:
             if not first:
                 out.append(",")
             first = False
-            out.append(_string(k))
+            out.append(string_text(k))
             out.append(":")
             _write(v, out)
         out.append("}")
@@ -96,7 +96,7 @@ def score_text(score: Score) -> str:
     """The text of `dumps(score.to_json())`, written from the Score's fields."""
     out = [
         '{"ruleset":',
-        _string(score.ruleset),
+        string_text(score.ruleset),
         ',"valid":true,"total":' if score.valid else ',"valid":false,"total":',
         str(int(score.total)),
         ',"meets_minimum":true' if score.meets_minimum else ',"meets_minimum":false',
@@ -112,10 +112,10 @@ def score_text(score: Score) -> str:
         out.append(_fan_head(fan))
         if fan.sets is not whole:
             if len(fan.sets) < 5:  # a fan's few sets: they recur, their text is remembered
-                out.append(_short_strings_text(fan.sets))
+                out.append(short_strings_text(fan.sets))
                 out.append("}")
                 continue
-            whole, whole_text = fan.sets, _strings_text(fan.sets)
+            whole, whole_text = fan.sets, strings_text(fan.sets)
         out.append(whole_text)
         out.append("}")
     out.append('],"excluded":[')
@@ -130,12 +130,12 @@ def score_text(score: Score) -> str:
     out.append(',"payments":')
     _write(score.payments, out)
     out.append(',"error":')
-    out.append("null" if score.error is None else _string(str(score.error)))
+    out.append("null" if score.error is None else string_text(str(score.error)))
     out.append(',"unit":')
-    out.append(_string(str(score.unit.value)))
+    out.append(string_text(str(score.unit.value)))
     if score.pointer:
         out.append(',"pointer":')
-        out.append(_string(str(score.pointer)))
+        out.append(string_text(str(score.pointer)))
     if score.capped_from is not None:
         out.append(',"capped_from":')
         out.append(str(int(score.capped_from)))
@@ -178,24 +178,24 @@ def _fan_head_text(fan: FanScore) -> str:
     if head is None:
         if len(_FAN_HEADS) >= MOST_REMEMBERED:
             _FAN_HEADS.clear()
-        parts = ['{"id":', str(key[0]), ',"name_en":', _string(str(fan.name_en)), ',"name_zh":',
-                 _string(str(fan.name_zh)), ',"points":', str(key[3]), ',"count":', str(key[4]),
+        parts = ['{"id":', str(key[0]), ',"name_en":', string_text(str(fan.name_en)), ',"name_zh":',
+                 string_text(str(fan.name_zh)), ',"points":', str(key[3]), ',"count":', str(key[4]),
                  ',"sets":']  # fmt: skip
         head = _FAN_HEADS[key] = "".join(parts)
     return head
 
 
-def _strings_text(texts: tuple[str, ...]) -> str:
+def strings_text(texts: tuple[str, ...]) -> str:
     """A JSON array of strings (a whole hand's sets rarely recur: each string's text does)."""
-    return "[" + ",".join([_string(t) for t in texts]) + "]"
+    return "[" + ",".join([string_text(t) for t in texts]) + "]"
 
 
-def _short_strings_text(texts: tuple[str, ...]) -> str:
+def short_strings_text(texts: tuple[str, ...]) -> str:
     found = _ARRAYS.get(texts)
     if found is None:
         if len(_ARRAYS) >= MOST_REMEMBERED:
             _ARRAYS.clear()
-        found = _ARRAYS[texts] = _strings_text(texts)
+        found = _ARRAYS[texts] = strings_text(texts)
     return found
 
 

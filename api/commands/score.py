@@ -23,6 +23,7 @@ from scoring.score import MINIMUM
 from scoring.score import invalid as score_invalid
 from scoring.tiles import PLAYING, WINDS
 from scoring.waits import Discard, Wait
+from scoring.win_text import plain_win_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -188,9 +189,20 @@ def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
     """One Score JSON line per input line, in order; a bad line is answered, never fatal.
     `ruleset` None: each hand's own `ruleset` key, else mcr."""
     for line in source:
-        sink.write(json_text.score_text(_score_line(line, ruleset)) + "\n")
+        sink.write(_line_text(line, ruleset) + "\n")
         sink.flush()  # a caller may wait for each answer before sending the next hand
     return 0
+
+
+def _line_text(line: str, ruleset: str | None) -> str:
+    """The Score JSON text of one line: a plain MCR win's written straight from its reading
+    (`plain_win_text`, the same text), any other answer through `score()`."""
+    try:
+        data = _read_line(line)
+    except json.JSONDecodeError:
+        return json_text.score_text(_score_line(line, ruleset))  # it answers the error
+    text = plain_win_text(data, ruleset)
+    return json_text.score_text(score(data, ruleset)) if text is None else text
 
 
 _decode = json.JSONDecoder().raw_decode
