@@ -71,11 +71,34 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def command_first(args_list: Sequence[str]) -> argparse.Namespace | None:
+    """`mjlens COMMAND ...` read by that command's parser alone, as the full parser's
+    subparser reads it (the same prog, help and errors), without building the other
+    commands' parsers: a stream's start-up. None where the command is not first or anything
+    is left over, for the full parser to judge."""
+    if not args_list or args_list[0] not in COMMANDS:
+        return None
+    name = args_list[0]
+    module = _load(name)
+    if module is None:
+        return None
+    _, help_text = COMMANDS[name]
+    parser = argparse.ArgumentParser(prog=f"mjlens {name}", description=help_text)
+    module.add_arguments(parser)
+    args, rest = parser.parse_known_args(args_list[1:])
+    if rest:
+        return None
+    args.command = name
+    args._module = module
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    chosen = next((a for a in args_list if a in COMMANDS), None)
-    parser = build_parser(only=chosen)
-    args = parser.parse_args(args_list)
+    args = command_first(args_list)
+    if args is None:
+        chosen = next((a for a in args_list if a in COMMANDS), None)
+        args = build_parser(only=chosen).parse_args(args_list)
     module = getattr(args, "_module", None)
     if module is None:
         print(f"mjlens: error: '{args.command}' is not available in this build", file=sys.stderr)
