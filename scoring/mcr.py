@@ -279,7 +279,9 @@ def score_sets(
     ):
         # Won on a discard that no concealed chow can hold: that pung was completed by the
         # discard and counts as exposed.
-        pungs = [(k, t, True) if t == deal.win and not m else (k, t, m) for k, t, m in pungs]
+        for i, (k, t, m) in enumerate(pungs):  # `pungs` is this reading's own list
+            if t == deal.win and not m:
+                pungs[i] = (k, t, True)
     if pungs:
         kong_and_pung_fans(tally, pungs, deal)
     terminal = terminal_chows(chows, pair) if len(chows) == 4 else None

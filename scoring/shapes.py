@@ -245,14 +245,27 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
         if waits and seven_pairs_too:
             waits.update(seven_pairs_waits(counts))
         return len(waits) == 1
-    # Each suit's counts packed four bits a tile (its first tile highest), with the suit.
-    keys = [0, 1 << 36, 2 << 36, 3 << 36]
-    sizes = [0, 0, 0, 0]
+    # Each suit's counts packed four bits a tile (its first tile highest), with the suit;
+    # counted in plain local integers (compiled, list items would be boxed at each step).
+    k0 = k1 = k2 = k3 = 0
+    n0 = n1 = n2 = n3 = 0
+    odd = 0  # the tiles held an odd number of times, a bit each
     for t in standing:
-        g = t // 9 if t < 27 else 3
-        keys[g] += 1 << 4 * (SUIT_END[g] - t)
-        sizes[g] += 1
-    rests = [n % 3 for n in sizes]
+        if t < 9:
+            k0 += 1 << 4 * (8 - t)
+            n0 += 1
+        elif t < 18:
+            k1 += 1 << 4 * (17 - t)
+            n1 += 1
+        elif t < 27:
+            k2 += 1 << 4 * (26 - t)
+            n2 += 1
+        else:
+            k3 += 1 << 4 * (33 - t)
+            n3 += 1
+        odd ^= 1 << t
+    keys = [k0, k1 | 1 << 36, k2 | 2 << 36, k3 | 3 << 36]
+    rests = [n0 % 3, n1 % 3, n2 % 3, n3 % 3]
     ones = rests.count(1)
     twos = rests.count(2)
     wait = -1  # the one basic wait found so far
@@ -282,13 +295,10 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
             return False
     else:
         return False
-    if seven_pairs_too:
-        counts = [0] * 34
-        for t in standing:
-            counts[t] += 1
-        for t in seven_pairs_waits(counts):
-            if t != wait:
-                return False
+    # `seven_pairs_waits`: thirteen tiles with one tile held an odd number of times are six
+    # pairs (four of a kind counting two) and a single, which a seventh pair completes.
+    if seven_pairs_too and len(standing) == 13 and odd & (odd - 1) == 0:
+        return odd == 1 << wait
     return True
 
 
@@ -320,9 +330,6 @@ def _unpacked(key: int) -> tuple[int, ...]:
     """The counts of the suit packed in `key`, its first tile first."""
     size = 9 if key >> 36 & 3 < 3 else 7
     return tuple([key >> 4 * (size - 1 - k) & 15 for k in range(size)])
-
-
-SUIT_END: Final = (8, 17, 26, 33)  # each suit's last tile
 
 
 _WHOLE: Final[dict[int, bool]] = {}

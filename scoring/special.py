@@ -24,6 +24,7 @@ from .traits import rank_range_fans, suit_fans, tile_hog_fans, tile_kind_fans
 
 HONOR_RANGE: Final = range(27, 34)
 ORPHAN_SET: Final = frozenset(THIRTEEN_ORPHANS)
+KNITTED_MASKS: Final = tuple(sum(1 << t for t in seq) for seq in KNITTED_STRAIGHTS)
 
 
 def seven_pairs(tiles: Sequence[int]) -> Tally | None:
@@ -114,14 +115,20 @@ def knitted_straight(deal: Deal) -> tuple[Tally, list[Set]] | None:
     """组合龙 + one set + a pair; at most one declared meld."""
     if len(deal.fixed) > 1:
         return None
+    # A cheap first test on the distinct tiles as a bit mask: one knitted straight held whole.
+    kinds = 1 << deal.win
+    for t in deal.standing:
+        kinds |= 1 << t
+    for mask in KNITTED_MASKS:
+        if kinds & mask == mask:
+            break
+    else:
+        return None
     counts = [0] * 34
     for t in deal.standing:
         counts[t] += 1
     counts[deal.win] += 1
     win_already_held = counts[deal.win] > 1
-    # Each knitted straight holds 1 and 3 (or 4 and 6...) of different suits: a cheap first test.
-    if sum(1 for t in range(27) if counts[t]) < 9:
-        return None
     seq = next((s for s in KNITTED_STRAIGHTS if all(counts[t] for t in s)), None)
     if seq is None:
         return None

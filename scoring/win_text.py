@@ -22,6 +22,7 @@ from .profiles import MCR_PROFILES, points_table
 from .reading import Reading, best_reading
 from .rulesets import requested_ruleset
 from .score import BASE_PAYMENT, MINIMUM
+from .tally import Dropped
 
 MOST_REMEMBERED: Final = 1 << 16  # texts kept per kind; a long stream of odd hands clears them
 FLOWERS: Final = ROWS[Fan.FLOWER_TILES]
@@ -100,14 +101,22 @@ def plain_win_text(data: object, ruleset: str | None) -> str | None:
 
 
 def _payments(total: int, self_drawn: bool) -> str:
-    """`score.payments` as text."""
-    if self_drawn:
-        each = BASE_PAYMENT + total
-        return '{"winner":' + str(3 * each) + ',"discarder":null,"others":' + str(-each) + "}"
-    return (
-        '{"winner":' + str(BASE_PAYMENT + total + 2 * BASE_PAYMENT) + ',"discarder":'
-        + str(-(BASE_PAYMENT + total)) + ',"others":' + str(-BASE_PAYMENT) + "}"
-    )  # fmt: skip
+    """`score.payments` as text, remembered by the total and whether self-drawn."""
+    key = total << 1 | self_drawn
+    found = _PAYMENTS.get(key)
+    if found is None:
+        if len(_PAYMENTS) >= MOST_REMEMBERED:
+            _PAYMENTS.clear()
+        if self_drawn:
+            each = BASE_PAYMENT + total
+            found = '{"winner":' + str(3 * each) + ',"discarder":null,"others":' + str(-each) + "}"
+        else:
+            found = (
+                '{"winner":' + str(BASE_PAYMENT + total + 2 * BASE_PAYMENT) + ',"discarder":'
+                + str(-(BASE_PAYMENT + total)) + ',"others":' + str(-BASE_PAYMENT) + "}"
+            )  # fmt: skip
+        _PAYMENTS[key] = found
+    return found
 
 
 def _fan_head(fan: int, count: int, worth: int) -> str:
@@ -150,11 +159,24 @@ def _excluded(reading: Reading) -> str:
     if len(dropped) == 1:
         d = dropped[0]
         return _exclusion(int(d.id), d.because_of, d.rule, d.count)
+    if not _repeats(dropped):  # each line its own (most hands): in the order dropped
+        return ",".join([_exclusion(int(d.id), d.because_of, d.rule, d.count) for d in dropped])
     merged: dict[tuple[int, int | None, str], int] = {}
     for d in dropped:
         key = (int(d.id), None if d.because_of is None else int(d.because_of), d.rule)
         merged[key] = merged.get(key, 0) + d.count
     return ",".join([_exclusion(fan, by, rule, n) for (fan, by, rule), n in merged.items()])
+
+
+def _repeats(dropped: list[Dropped]) -> bool:
+    """Whether two of `dropped` share their fan, cause and rule (and merge into one line)."""
+    for i in range(1, len(dropped)):
+        a = dropped[i]
+        for j in range(i):
+            b = dropped[j]
+            if a.id == b.id and a.because_of == b.because_of and a.rule == b.rule:
+                return True
+    return False
 
 
 def _exclusion(fan: int, by: int | None, rule: str, count: int) -> str:
@@ -175,3 +197,4 @@ def _exclusion(fan: int, by: int | None, rule: str, count: int) -> str:
 _HEADS: Final[dict[int, str]] = {}
 _USES: Final[dict[object, str]] = {}
 _EXCLUSIONS: Final[dict[tuple[int, int, str, int], str]] = {}
+_PAYMENTS: Final[dict[int, str]] = {}
