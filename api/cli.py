@@ -13,7 +13,6 @@ from types import ModuleType
 
 # Defined apart so that `python -m api.cli` catches the very class the commands raise.
 from api.errors import CliError
-from api.fixes import missing_module
 
 __all__ = ["COMMANDS", "CliError", "main"]
 
@@ -114,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except ModuleNotFoundError as exc:  # an optional extra not installed: name its pip command
+        from api.fixes import missing_module  # only a failure needs it: kept out of start-up
+
         hint = missing_module(exc, f"mjlens {args.command}")
         print(f"mjlens: error: {hint or f'{type(exc).__name__}: {exc}'}", file=sys.stderr)
         return 2 if hint else 1

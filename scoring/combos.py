@@ -65,10 +65,19 @@ def _follow(
 ) -> None:
     """Add what `sets` (sorted by tile) form together. Which fans they form, and from which of
     them, depends on their tiles alone: the plan is remembered by the tiles packed in an int
-    and followed with the sets at hand (a melded or a concealed one alike)."""
+    and followed with the sets at hand (a melded or a concealed one alike). The fans compare
+    suits only for equality, so the suits are packed renamed in the order they come (the
+    first 0, the next 1): 234s 567p and 234m 567s share a plan, in the same positions."""
     key = 1
+    suit = label = -1
     for s in sets:
-        key = key << 6 | s[1]
+        t = s[1]
+        if t < 27:
+            if t // 9 != suit:
+                suit = t // 9
+                label += 1
+            t = label * 9 + t % 9
+        key = key << 6 | t
     plan = plans.get(key)
     if plan is None:
         if len(plans) >= MOST_REMEMBERED:

@@ -49,7 +49,11 @@ class Deal:
         return counts
 
     def melded_count(self) -> int:
-        return sum(1 for s in self.fixed if s[2])
+        n = 0
+        for s in self.fixed:  # a loop, not a generator: compiled, no generator object
+            if s[2]:
+                n += 1
+        return n
 
 
 def deal_from_hand(hand: Hand, profile: Profile) -> Deal:

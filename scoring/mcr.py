@@ -264,7 +264,7 @@ def all_tiles(sets: Sequence[Set]) -> list[int]:
 
 
 def score_sets(
-    deal: Deal, concealed_sets: list[Set], pair: int, whole: list[Added] | None = None
+    deal: Deal, concealed_sets: list[Set], pair: int, whole: Sequence[Added] | None = None
 ) -> Tally:
     """All fans of one reading as four sets and a pair (the basic shape); `whole`: the hand's
     `whole_hand_fans`, the same for every reading (found here when not given)."""
@@ -272,11 +272,18 @@ def score_sets(
     win_condition_fans(tally, deal)
     chows: list[Set] = []
     pungs: list[Set] = []
-    for s in (*deal.fixed, *concealed_sets):
+    for s in deal.fixed:
         (chows if s[0] == CHOW else pungs).append(s)
-    if not deal.self_drawn and not any(
-        not s[2] and abs(s[1] - deal.win) <= 1 and s[1] // 9 == deal.win // 9 for s in chows
-    ):
+    win = deal.win
+    held_by_chow = False  # a concealed chow that the winning tile could complete
+    for s in concealed_sets:
+        if s[0] == CHOW:
+            chows.append(s)
+            if abs(s[1] - win) <= 1 and s[1] // 9 == win // 9:
+                held_by_chow = True
+        else:
+            pungs.append(s)
+    if not deal.self_drawn and not held_by_chow:
         # Won on a discard that no concealed chow can hold: that pung was completed by the
         # discard and counts as exposed.
         for i, (k, t, m) in enumerate(pungs):  # `pungs` is this reading's own list
@@ -284,9 +291,10 @@ def score_sets(
                 pungs[i] = (k, t, True)
     if pungs:
         kong_and_pung_fans(tally, pungs, deal)
+    pair_set: Set = (PAIR, pair, False)
     terminal = terminal_chows(chows, pair) if len(chows) == 4 else None
     if terminal is not None:
-        tally.add(terminal, (*chows, (PAIR, pair, False)))
+        tally.add(terminal, (*chows, pair_set))
     else:
         chow_fans(tally, chows)
         pung_fans(tally, pungs)
@@ -294,10 +302,10 @@ def score_sets(
         tally.add(F.NINE_GATES)
     concealment_fans(tally, deal)
     pair_fans(tally, chows, pungs, pair)
-    sets = [*deal.fixed, *concealed_sets, (PAIR, pair, False)]
+    sets = [*deal.fixed, *concealed_sets, pair_set]
     set_trait_fans(tally, sets)
     add_all(tally, whole_hand_fans(all_tiles(sets)) if whole is None else whole)
-    wait_fans(tally, [*concealed_sets, (PAIR, pair, False)], deal.standing, deal)
+    wait_fans(tally, [*concealed_sets, pair_set], deal.standing, deal)
     apply_exclusions(tally)
     wind_fans(tally, pungs, deal)
     chicken_hand(tally)

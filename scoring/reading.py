@@ -34,7 +34,7 @@ def best_reading(deal: Deal) -> Reading | None:
         if found is not None:
             best = Reading(found[0], found[1], tiles)
     if best is None and not deal.fixed:
-        special = special_shapes(deal)
+        special = special_shapes(deal, tiles)
         if special is not None:
             best = Reading(special, None, tiles)
     if best is not None and not best.tally.has(F.SEVEN_PAIRS):

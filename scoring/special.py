@@ -79,9 +79,11 @@ def honors_and_knitted(tiles: Sequence[int]) -> Tally | None:
     return tally
 
 
-def special_shapes(deal: Deal) -> Tally | None:
-    """The fully concealed special shapes, with the conditions of the win."""
-    tiles = sorted((*deal.standing, deal.win))
+def special_shapes(deal: Deal, tiles: Sequence[int] | None = None) -> Tally | None:
+    """The fully concealed special shapes, with the conditions of the win; `tiles`: the
+    fourteen sorted, where the caller has them."""
+    if tiles is None:
+        tiles = sorted((*deal.standing, deal.win))
     tally = seven_pairs(tiles) or thirteen_orphans(tiles) or honors_and_knitted(tiles)
     if tally is None:
         return None

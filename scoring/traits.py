@@ -130,24 +130,36 @@ def tile_hog_fans(tally: Tally, tiles: Sequence[int]) -> None:
         tally.add(F.TILE_HOG, tuple(t for t in range(34) if counts[t] == 4), hogs)
 
 
-def whole_hand_fans(tiles: Sequence[int]) -> list[Added]:
+def whole_hand_fans(tiles: Sequence[int]) -> tuple[Added, ...]:
     """The fans of `suit_fans`, `tile_kind_fans`, `rank_range_fans` and `tile_hog_fans`, in
     the order they add them. They depend on the hand's tiles alone, the same in every reading
-    of a hand: found once per hand and added to each reading's tally (`add_all`)."""
+    of a hand: found once per hand and added to each reading's tally (`add_all`). All but the
+    tile hogs depend on the distinct tiles alone: remembered by their mask."""
     kinds = 0
     counts = [0] * 34
+    fours = 0
     for t in tiles:
         kinds |= 1 << t
-        counts[t] += 1
-    out: list[Added] = []
-    for fan in _rank_range_fans(kinds, _tile_kind_fans(kinds, _suit_fans(kinds, []))):
-        out.append((fan, None, 1))
-    hogs = counts.count(4) - (len(tiles) - 14)  # a kong's four are not a tile hog
+        n = counts[t] + 1
+        counts[t] = n
+        if n == 4:
+            fours += 1
+    found = _BY_KINDS.get(kinds)
+    if found is None:
+        if len(_BY_KINDS) >= MOST_REMEMBERED:
+            _BY_KINDS.clear()
+        kind_fans = _rank_range_fans(kinds, _tile_kind_fans(kinds, _suit_fans(kinds, [])))
+        found = _BY_KINDS[kinds] = tuple([(fan, None, 1) for fan in kind_fans])
+    hogs = fours - (len(tiles) - 14)  # a kong's four are not a tile hog
     if hogs > 0:
-        out.append((F.TILE_HOG, tuple([t for t in range(34) if counts[t] == 4]), hogs))
-    return out
+        return (*found, (F.TILE_HOG, tuple([t for t in range(34) if counts[t] == 4]), hogs))
+    return found
 
 
-def add_all(tally: Tally, added: list[Added]) -> None:
+MOST_REMEMBERED: Final = 1 << 14  # masks of distinct tiles kept
+_BY_KINDS: Final[dict[int, tuple[Added, ...]]] = {}
+
+
+def add_all(tally: Tally, added: Sequence[Added]) -> None:
     for fan, use, n in added:
         tally.add(fan, use, n)
