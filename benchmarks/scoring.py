@@ -119,15 +119,16 @@ def through_jsonl(lines: list[str], ruleset: str, repeat: int) -> dict[str, tupl
 def stages(lines: list[str], ruleset: str, repeat: int) -> None:
     """CPU µs per line of each stage of `mjlens score --jsonl`, best of `repeat` (caches warm),
     and of the whole line on a first pass (caches empty, as in a fresh process)."""
-    from api.commands.score import _read_line
+    from api.commands.score import _line_text, _read_line
     from scoring.json_text import score_text
     from scoring.plain import plain_deal
     from scoring.profiles import MCR_PROFILES
     from scoring.reading import best_reading
     from scoring.score import score_deal
+    from scoring.win_text import plain_win_text
 
-    def line(text: str) -> str:
-        return score_text(score(_read_line(text), ruleset))
+    def line(text: str) -> str:  # as the stream answers a line
+        return _line_text(text, ruleset)
 
     start = time.process_time()
     for text in lines:
@@ -153,6 +154,8 @@ def stages(lines: list[str], ruleset: str, repeat: int) -> None:
           lambda p: score_deal(p.deal, p.flowers, p.flower_count), plain)  # fmt: skip
     scores = timed("score() of the decoded line, in all", lambda d: score(d, ruleset), data)
     timed("the Score JSON's text (json_text.score_text)", score_text, scores)
+    timed("Hand JSON to text (win_text.plain_win_text)",
+          lambda d: plain_win_text(d, ruleset), data)  # fmt: skip
     timed("the whole line", line, lines)
     print(f"  {'the whole line, first pass (caches empty)':44} {first:7.1f}")
     print(f"  ({len(plain)} of {len(lines)} hands read by plain_deal, the rest by the full parser)")

@@ -159,24 +159,41 @@ def stale_reason(build_dir: Path = BUILD_DIR, root: Path = HERE) -> str | None:
     stats = manifest.get("stats")
     if not isinstance(stats, dict):
         stats = {}
+    base = str(root)
     for module, want in sources.items():
-        path = source_path(module, root)
         # A file whose size and modification time (to the nanosecond) are those it had when
         # its hash was taken is that file, as the interpreter's own .pyc check assumes; any
-        # other is hashed again.
+        # other is hashed again. (os.stat on a string path: this runs at every start.)
         try:
-            if stats.get(module) != [*_stat(path), want] and digest(path) != want:
+            found = os.stat(os.path.join(base, *module.split(".")) + ".py")
+            if stats.get(module) != [found.st_size, found.st_mtime_ns, want] and (
+                digest(source_path(module, root)) != want
+            ):
                 return f"{PACKAGE}/{module}.py changed since the build"
         except OSError:
             return f"{PACKAGE}/{module}.py changed since the build"
+    names = _listing(build_dir)
     for name in (*MODULES, str(manifest.get("library"))):
-        if _extension(build_dir, name.rsplit(".", 1)[-1]) is None:
+        if _extension(build_dir, name.rsplit(".", 1)[-1], names) is None:
             return f"{name} missing from {build_dir}"
     return None
 
 
-def _extension(build_dir: Path, stem: str) -> Path | None:
+def _listing(build_dir: Path) -> frozenset[str]:
+    """The names of the files in the build folder, read once (none if it cannot be read)."""
+    try:
+        return frozenset(os.listdir(build_dir))
+    except OSError:
+        return frozenset()
+
+
+def _extension(build_dir: Path, stem: str, names: frozenset[str] | None = None) -> Path | None:
+    """The extension module `stem` in the build folder (`names`: its listing, if read)."""
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if names is not None:
+            if f"{stem}{suffix}" in names and os.path.isfile(build_dir / f"{stem}{suffix}"):
+                return build_dir / f"{stem}{suffix}"
+            continue
         path = build_dir / f"{stem}{suffix}"
         if path.is_file():
             return path
@@ -213,8 +230,9 @@ def use_compiled(build_dir: Path = BUILD_DIR) -> bool:
     if reason is not None:
         return False
     library = GROUP + "__mypyc"
-    paths = {f"{PACKAGE}.{m}": _extension(build_dir, m) for m in MODULES}
-    paths[library] = _extension(build_dir, library)
+    names = _listing(build_dir)
+    paths = {f"{PACKAGE}.{m}": _extension(build_dir, m, names) for m in MODULES}
+    paths[library] = _extension(build_dir, library, names)
     finder = _Finder({k: v for k, v in paths.items() if v is not None})
     sys.meta_path.insert(0, finder)
     try:  # all or nothing: a library the loader refuses leaves every module in Python
