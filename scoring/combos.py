@@ -8,7 +8,7 @@ two among three, dropping repeats first (non-identical, account-once).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
 from typing import Final
@@ -49,20 +49,15 @@ MOST_REMEMBERED: Final = 1 << 16  # plans kept; a long stream of odd hands clear
 
 def chow_fans(tally: Tally, chows: list[Set]) -> None:
     if len(chows) >= 2:
-        _follow(tally, sorted(chows, key=_tile_of), _CHOW_PLANS, _chow_plan)
+        _follow(tally, sorted(chows, key=_tile_of), True)
 
 
 def pung_fans(tally: Tally, pungs: list[Set]) -> None:
     if len(pungs) >= 2:
-        _follow(tally, sorted(pungs, key=_tile_of), _PUNG_PLANS, _pung_plan)
+        _follow(tally, sorted(pungs, key=_tile_of), False)
 
 
-def _follow(
-    tally: Tally,
-    sets: list[Set],
-    plans: dict[int, list[Step]],
-    plan_of: Callable[[list[int]], list[Step]],
-) -> None:
+def _follow(tally: Tally, sets: list[Set], chows: bool) -> None:
     """Add what `sets` (sorted by tile) form together. Which fans they form, and from which of
     them, depends on their tiles alone: the plan is remembered by the tiles packed in an int
     and followed with the sets at hand (a melded or a concealed one alike). The fans compare
@@ -78,11 +73,13 @@ def _follow(
                 label += 1
             t = label * 9 + t % 9
         key = key << 6 | t
+    plans = _CHOW_PLANS if chows else _PUNG_PLANS
     plan = plans.get(key)
     if plan is None:
         if len(plans) >= MOST_REMEMBERED:
             plans.clear()
-        plan = plans[key] = plan_of([s[1] for s in sets])
+        tiles = [s[1] for s in sets]
+        plan = plans[key] = _chow_plan(tiles) if chows else _pung_plan(tiles)
     for fan, positions, because, rule in plan:
         if positions:
             tally.add(fan, tuple([sets[i] for i in positions]))

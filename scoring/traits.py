@@ -130,11 +130,10 @@ def tile_hog_fans(tally: Tally, tiles: Sequence[int]) -> None:
         tally.add(F.TILE_HOG, tuple(t for t in range(34) if counts[t] == 4), hogs)
 
 
-def whole_hand_fans(tiles: Sequence[int]) -> tuple[Added, ...]:
+def whole_hand_fans(tiles: Sequence[int]) -> list[Added]:
     """The fans of `suit_fans`, `tile_kind_fans`, `rank_range_fans` and `tile_hog_fans`, in
     the order they add them. They depend on the hand's tiles alone, the same in every reading
-    of a hand: found once per hand and added to each reading's tally (`add_all`). All but the
-    tile hogs depend on the distinct tiles alone: remembered by their mask."""
+    of a hand: found once per hand and added to each reading's tally (`add_all`)."""
     kinds = 0
     counts = [0] * 34
     fours = 0
@@ -144,20 +143,18 @@ def whole_hand_fans(tiles: Sequence[int]) -> tuple[Added, ...]:
         counts[t] = n
         if n == 4:
             fours += 1
-    found = _BY_KINDS.get(kinds)
-    if found is None:
-        if len(_BY_KINDS) >= MOST_REMEMBERED:
-            _BY_KINDS.clear()
-        kind_fans = _rank_range_fans(kinds, _tile_kind_fans(kinds, _suit_fans(kinds, [])))
-        found = _BY_KINDS[kinds] = tuple([(fan, None, 1) for fan in kind_fans])
+    out = [
+        ADDED_ONCE[fan]
+        for fan in _rank_range_fans(kinds, _tile_kind_fans(kinds, _suit_fans(kinds, [])))
+    ]
     hogs = fours - (len(tiles) - 14)  # a kong's four are not a tile hog
     if hogs > 0:
-        return (*found, (F.TILE_HOG, tuple([t for t in range(34) if counts[t] == 4]), hogs))
-    return found
+        out.append((F.TILE_HOG, tuple([t for t in range(34) if counts[t] == 4]), hogs))
+    return out
 
 
-MOST_REMEMBERED: Final = 1 << 14  # masks of distinct tiles kept
-_BY_KINDS: Final[dict[int, tuple[Added, ...]]] = {}
+# Each fan added once about the whole hand, as `whole_hand_fans` lists it (built once).
+ADDED_ONCE: Final[list[Added]] = [(fan, None, 1) for fan in range(F.FLOWER_TILES + 1)]
 
 
 def add_all(tally: Tally, added: Sequence[Added]) -> None:
