@@ -9,11 +9,10 @@ invalid line answered in place with `valid: false`.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from api.cli import CliError
 from scoring import RULESETS, HandError, Score, json_text, read_notation, score
@@ -24,6 +23,9 @@ from scoring.score import invalid as score_invalid
 from scoring.tiles import PLAYING, WINDS
 from scoring.waits import Discard, Wait
 from scoring.win_text import plain_win_text
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -128,13 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.notation:
             raise CliError("give either a notation or --jsonl, not both")
-        # Scoring makes many short-lived, acyclic objects that reference counting frees at
-        # once; the cycle collector's frequent young-generation passes find nothing and cost
-        # about a quarter of the stream's time. This process only streams: freeze what the
-        # imports made and collect young objects less often.
-        gc.freeze()
-        gc.set_threshold(50_000, 10, 10)
-        return stream(sys.stdin, sys.stdout, args.ruleset)
+        return run_stream(args.ruleset)
     if not args.notation:
         raise CliError('give a hand, e.g. mjlens score "[567m,2][999s,3][SSSS]123pCC", or --jsonl')
     if args.notation.lstrip().startswith("{"):
@@ -183,6 +179,17 @@ def _hand_json(args: argparse.Namespace) -> Any:
         return json.loads(args.notation)
     except json.JSONDecodeError as exc:
         raise CliError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+
+
+def run_stream(ruleset: str | None) -> int:
+    """`mjlens score --jsonl`: this process's stdin to its stdout."""
+    # Scoring makes many short-lived, acyclic objects that reference counting frees at
+    # once; the cycle collector's frequent young-generation passes find nothing and cost
+    # about a quarter of the stream's time. This process only streams: freeze what the
+    # imports made and collect young objects less often.
+    gc.freeze()
+    gc.set_threshold(50_000, 10, 10)
+    return stream(sys.stdin, sys.stdout, ruleset)
 
 
 def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
