@@ -16,7 +16,7 @@ from .deal import Deal
 from .fan_table import ROWS
 from .shapes import CHOW, KONG, PAIR, PUNG, Set, divisions, only_winning_tile
 from .tally import NON_REPEAT, Tally
-from .tile_index import DRAGON_TILES, EAST, NORTH, WIND_TILES
+from .tile_index import DRAGON_TILES, EAST, NORTH, RED, WIND_TILES
 from .traits import Added, add_all, whole_hand_fans
 
 # How many Pungs of Terminals or Honors a fan takes back instead of all of them.
@@ -51,17 +51,34 @@ def win_condition_fans(tally: Tally, deal: Deal) -> None:
 
 def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
     """Kongs, concealed pungs, All Pungs, and each pung's own fan (箭刻, 幺九刻)."""
-    melded_kongs: list[Set] = []
-    concealed_kongs: list[Set] = []
     concealed: list[Set] = []
+    kongs = 0
     for s in pungs:  # one pass: most hands hold no kong
         if not s[2]:
             concealed.append(s)
-            if s[0] == KONG:
-                concealed_kongs.append(s)
-        elif s[0] == KONG:
-            melded_kongs.append(s)
-    kongs = len(melded_kongs) + len(concealed_kongs)
+        if s[0] == KONG:
+            kongs += 1
+    if kongs:
+        _kong_fans(tally, pungs, deal, kongs)
+    # Two concealed kongs alone already are two concealed sets: no Two Concealed Pungs on top.
+    if not (kongs == 2 and len(concealed) == 2 and all(s[0] == KONG for s in concealed)):
+        fan = CONCEALED_PUNG_FANS.get(len(concealed))
+        if fan is not None:
+            tally.add(fan, tuple(concealed))
+    if len(pungs) == 4:
+        tally.add(F.ALL_PUNGS, tuple(pungs))
+    for s in pungs:
+        t = s[1]
+        if t >= RED:  # a dragon
+            tally.add(F.DRAGON_PUNG, (s,))
+        elif t >= EAST or t % 9 == 0 or t % 9 == 8:  # a wind or a terminal
+            tally.add(F.PUNG_OF_TERMINALS_OR_HONORS, (s,))
+
+
+def _kong_fans(tally: Tally, pungs: Sequence[Set], deal: Deal, kongs: int) -> None:
+    """The kong fans of `kong_and_pung_fans`, for a hand with `kongs` kongs."""
+    melded_kongs = [s for s in pungs if s[0] == KONG and s[2]]
+    concealed_kongs = [s for s in pungs if s[0] == KONG and not s[2]]
     if kongs == 1:
         tally.add(
             F.MELDED_KONG if melded_kongs else F.CONCEALED_KONG,
@@ -92,18 +109,6 @@ def kong_and_pung_fans(tally: Tally, pungs: Sequence[Set], deal: Deal) -> None:
         ):
             if present:
                 tally.dropped_inner(smaller, big, NON_REPEAT)
-    # Two concealed kongs alone already are two concealed sets: no Two Concealed Pungs on top.
-    if not (kongs == 2 and len(concealed_kongs) == 2 and len(concealed) == 2):
-        fan = CONCEALED_PUNG_FANS.get(len(concealed))
-        if fan is not None:
-            tally.add(fan, tuple(concealed))
-    if len(pungs) == 4:
-        tally.add(F.ALL_PUNGS, tuple(pungs))
-    for s in pungs:
-        if s[1] in DRAGON_TILES:
-            tally.add(F.DRAGON_PUNG, (s,))
-        elif s[1] in WIND_TILES or (s[1] < 27 and s[1] % 9 in (0, 8)):
-            tally.add(F.PUNG_OF_TERMINALS_OR_HONORS, (s,))
 
 
 def terminal_chows(chows: Sequence[Set], pair: int) -> int | None:
