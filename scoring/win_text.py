@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .deal import set_text
 from .explain import REPEATED, described, use_key, use_texts, whole_hand_text
 from .fan_table import ROWS, Fan
 from .hand import HandError
@@ -22,10 +23,15 @@ from .profiles import MCR_PROFILES, points_table
 from .reading import Reading, best_reading
 from .rulesets import requested_ruleset
 from .score import BASE_PAYMENT, MINIMUM
+from .shapes import PAIR
 from .tally import Dropped
 
 MOST_REMEMBERED: Final = 1 << 16  # texts kept per kind; a long stream of odd hands clears them
 FLOWERS: Final = ROWS[Fan.FLOWER_TILES]
+# Each set's JSON string at kind * 34 + tile, as `deal.set_text` writes it.
+SET_JSON: Final[list[str]] = [
+    string_text(set_text((kind, t, False))) for kind in range(PAIR + 1) for t in range(34)
+]
 
 
 def plain_win_text(data: object, ruleset: str | None) -> str | None:
@@ -51,7 +57,7 @@ def plain_win_text(data: object, ruleset: str | None) -> str | None:
     counts = reading.tally.counts
     uses = reading.tally.uses
     fans: list[str] = []
-    whole: tuple[str, ...] = ()  # the reading's sets as text, written when first needed
+    whole: tuple[str, ...] | None = None  # the reading's sets as text, when first needed
     whole_json = ""
     total = 0
     for fan in sorted(counts):
@@ -62,15 +68,15 @@ def plain_win_text(data: object, ruleset: str | None) -> str | None:
         fan_uses = uses.get(fan)
         if fan_uses and len(fan_uses) == 1 and fan_uses[0]:  # one use (most fans)
             fans.append(_use_json(fan_uses[0], fan in REPEATED))
-        else:
-            if not whole_json:
+        elif fan_uses:  # several uses: their sets merged, as explain.fan_lines does
+            if whole is None:
                 whole = whole_hand_text(reading)
-                whole_json = strings_text(whole)
-            if fan_uses:
-                texts = use_texts(fan in REPEATED, fan_uses, whole)
-                fans.append(short_strings_text(texts) if len(texts) < 5 else strings_text(texts))
-            else:
-                fans.append(whole_json)
+            texts = use_texts(fan in REPEATED, fan_uses, whole)
+            fans.append(short_strings_text(texts) if len(texts) < 5 else strings_text(texts))
+        else:  # the whole hand's sets
+            if not whole_json:
+                whole_json = _whole_json(reading)
+            fans.append(whole_json)
         fans.append("},")
     flower_count = plain.flower_count
     if flower_count:
@@ -98,6 +104,14 @@ def plain_win_text(data: object, ruleset: str | None) -> str | None:
             ',"error":null,"unit":"points"}',
         ]
     )
+
+
+def _whole_json(reading: Reading) -> str:
+    """`strings_text(whole_hand_text(reading))`: a reading's sets from their JSON texts."""
+    sets = reading.sets
+    if sets is None:  # a special shape
+        return strings_text(whole_hand_text(reading))
+    return "[" + ",".join([SET_JSON[s[0] * 34 + s[1]] for s in sets]) + "]"
 
 
 def _payments(total: int, self_drawn: bool) -> str:

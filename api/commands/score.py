@@ -189,7 +189,9 @@ def run_stream(ruleset: str | None) -> int:
     # imports made and collect young objects less often.
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
-    return stream(sys.stdin, sys.stdout, ruleset)
+    done = stream(sys.stdin, sys.stdout, ruleset)
+    gc.freeze()  # what the stream remembered too: the collection at exit need not walk it
+    return done
 
 
 def stream(source: TextIO, sink: TextIO, ruleset: str | None) -> int:
