@@ -6,7 +6,8 @@
 Renders `--n` photos of the scene engine's `no_tiles` kind (a seed training never used) into
 `--data` unless they are there, reads each with the shipped pipeline as `mjlens recognize`
 does, and counts what comes back as a tile: per photo, the tiles of the recognition JSON and
-the detections behind them. Each table carries 4-13 things, about half of them look-alikes
+the detections behind them; and the same without the objectness model (`vision.objectness`),
+from the same detections. Each table carries 4-13 things, about half of them look-alikes
 (`datasets/scene/lookalikes.py`: keyboards are two in eleven of those). The peer
 `mahjong-detector` reads the same photos in the same run when `--peer-python` is given.
 """
@@ -43,18 +44,29 @@ def photos(data: Path, n: int) -> list[Path]:
 
 
 def measure(paths: list[Path], detector: Path | None = None) -> dict[str, Any]:
-    from vision.pipeline import Recognizer
+    """Each photo's tiles read once, then interpreted with the objectness model
+    (`vision.objectness`, as recognition runs) and without it, side by side."""
+    from vision.pipeline import Recognizer, interpret
 
     recognizer = Recognizer(detector_path=detector)
-    tiles, detections, worst = [], [], []
+    found: dict[str, list[int]] = {"ours": [], "without_objectness": []}
+    detections = []
     for path in paths:
-        result = recognizer.recognize(path)
-        found = len(result.to_json()["tiles"])
-        tiles.append(found)
-        detections.append(len(result.tiles))
-        if found:
-            worst.append((found, path.name))
-    worst.sort(reverse=True)
+        photo, tiles = recognizer.read_tiles(path)
+        detections.append(len(tiles))
+        for name, objectness in (("ours", True), ("without_objectness", False)):
+            result = interpret(
+                tiles,
+                image_size=photo.original_size,
+                reader=recognizer.reader,
+                objectness=objectness,
+            )
+            found[name].append(len(result.to_json()["tiles"]))
+    return {name: _figures(tiles, detections, paths) for name, tiles in found.items()}
+
+
+def _figures(tiles: list[int], detections: list[int], paths: list[Path]) -> dict[str, Any]:
+    worst = sorted(((n, p.name) for n, p in zip(tiles, paths, strict=True) if n), reverse=True)
     return {
         "photos": len(paths),
         "false_tiles_per_photo": sum(tiles) / len(paths),
@@ -88,15 +100,17 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     render(args.data, args.n, args.seed)
     paths = photos(args.data, args.n)
-    report: dict[str, Any] = {"ours": measure(paths, args.detector)}
+    report: dict[str, Any] = measure(paths, args.detector)
     if args.peer_python:
         report["peer"] = peer(args.peer_python, paths)
     ours = report["ours"]
-    print(
-        f"ours: {ours['false_tiles_per_photo']:.3f} false tiles per photo, "
-        f"{100 * ours['photos_with_a_false_tile']:.1f} % of {ours['photos']} photos with any "
-        f"({ours['detections_per_photo']:.3f} detections per photo)"
-    )
+    for name in ("ours", "without_objectness"):
+        mine = report[name]
+        print(
+            f"{name}: {mine['false_tiles_per_photo']:.3f} false tiles per photo, "
+            f"{100 * mine['photos_with_a_false_tile']:.1f} % of {mine['photos']} photos with "
+            f"any ({mine['detections_per_photo']:.3f} detections per photo)"
+        )
     if report.get("peer"):
         theirs = report["peer"]
         ratio = ours["false_tiles_per_photo"] / max(theirs["false_tiles_per_photo"], 1e-9)

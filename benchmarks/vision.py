@@ -37,6 +37,7 @@ from vision.classify import Classifier
 from vision.detect import Detector
 from vision.load import Photo
 from vision.match import match, match_faces
+from vision.objectness import shipped_objectness
 from vision.types import Tiles
 
 SUIT_GROUPS = {
@@ -151,7 +152,8 @@ def photo_of(image: np.ndarray) -> Photo:
 def synthetic_eval(
     detector: Detector, classifier: Classifier, root: Path, peer: dict[str, Any] | None
 ) -> dict[str, Any]:
-    ours, theirs, ours_same = Tally(), Tally(), Tally()
+    ours, theirs, ours_same, without = Tally(), Tally(), Tally(), Tally()
+    objectness = shipped_objectness()
     for path, anns in read_synth(root):
         image = cv2.imread(str(path))
         if image is None:
@@ -160,6 +162,10 @@ def synthetic_eval(
         tiles = classifier.classify(photo, detector.detect(photo))
         truth_boxes, truth_codes = _truth(anns)
         faces = _faces(anns)
+        args = (tiles.corners.mean(axis=1), tiles.confidence, faces)
+        without.add(tiles.xyxy, codes_of(tiles), truth_boxes, truth_codes, *args)
+        if objectness is not None:  # as recognition drops them (vision.pipeline.interpret)
+            tiles = objectness.keep(tiles)
         ours_args = (tiles.corners.mean(axis=1), tiles.confidence, faces)
         ours.add(tiles.xyxy, codes_of(tiles), truth_boxes, truth_codes, *ours_args)
         if peer is not None and str(path) in peer:
@@ -171,7 +177,7 @@ def synthetic_eval(
             confidence = np.array([t[5] for t in found], np.float32)
             peer_codes = [PEER_NAMES.get(t[4], t[4]) for t in found]
             theirs.add(boxes, peer_codes, truth_boxes, truth_codes, centres, confidence, faces)
-    result: dict[str, Any] = {"ours": ours.report()}
+    result: dict[str, Any] = {"ours": ours.report(), "without_objectness": without.report()}
     if peer is not None:
         result["peer"] = theirs.report()
         result["ours_on_peer_images"] = ours_same.report()

@@ -24,6 +24,7 @@ from vision.context import ContextError, check_context
 from vision.decode import decode
 from vision.load import Photo, load_photo
 from vision.notes import Note, NoteCode
+from vision.objectness import Objectness, shipped_objectness
 from vision.priors import LayoutPriors, shipped_priors
 from vision.recognition import Recognition
 from vision.registry import model_card, require
@@ -89,10 +90,12 @@ class Recognizer:
         flower_path: str | Path | None = None,
         index: bool = True,
         index_path: str | Path | None = None,
+        objectness: Objectness | bool = True,
     ) -> None:
         """`flowers`, `flower_path`: whether the flower reader names the flowers, and which
         file; `index`, `index_path`: the same for the index reader
-        (`vision.classify.Classifier`)."""
+        (`vision.classify.Classifier`); `objectness`: as `interpret` takes it."""
+        self.objectness = objectness
         # A misnamed MJLENS_READER, or the search without its priors, fails here, when the
         # models load, not on every photo.
         self.reader = _reader(None)
@@ -150,6 +153,7 @@ class Recognizer:
             timings=timings,
             image_size=photo.original_size,
             reader=self.reader,
+            objectness=self.objectness,
         )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
         result.tileset = tileset.name if tileset is not None else None
@@ -187,8 +191,13 @@ def interpret(
     timings: dict[str, float] | None = None,
     image_size: tuple[int, int] | None = None,
     reader: Reader | None = None,
+    objectness: Objectness | bool = True,
 ) -> Recognition:
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
+
+    Detections the objectness model takes for no tile are dropped first (`vision.objectness`;
+    tiles without the classifier's embeddings pass): `objectness` True uses the shipped
+    model, False none (to measure without it), or the model given.
 
     `reader` chooses how the tiles become a hand (`vision.search.Reader`; by default
     `MJLENS_READER`, else the cascade of repairs).
@@ -200,6 +209,9 @@ def interpret(
     timings = dict(timings or {})
     checked = check_context(context)
     clock = time.perf_counter()
+    no_tile = shipped_objectness() if objectness is True else objectness or None
+    if no_tile is not None:
+        tiles = no_tile.keep(tiles)
     if _reader(reader) is Reader.SEARCH:
         # Layout and decoding are one search: its time is the decoding's.
         clock = _lap(timings, "layout", clock)

@@ -108,6 +108,14 @@ MODELS: tuple[ShippedModel, ...] = (
         fitted_by="python benchmarks/review.py fit",
     ),
     ShippedModel(
+        "objectness",
+        "objectness.json",
+        "the logistic model that tells a detected tile from a detected thing that is no tile",
+        required=False,
+        trainer="",
+        fitted_by="python benchmarks/objectness.py fit",
+    ),
+    ShippedModel(
         "layout_priors",
         "layout_priors.json",
         "the layout search's priors: whether a detection is the win's, face down, crosswise",

@@ -1,0 +1,239 @@
+"""Tell tiles from things that are no tile: collect detections, fit the model, measure it.
+
+    python -m api.cli synth --n 400 --out .cache/clutter_fit_9401 --seed 9401 --size 1280 \
+        --sources procedural --kinds no_tiles
+    python -m api.cli synth --n 300 --out .cache/tiles_fit_9402 --seed 9402 --size 1024 \
+        --sources procedural,fluffystuff,unicode \
+        --kinds declared_win:0.4,rows:0.2,pile:0.2,scattered:0.2
+    python benchmarks/objectness.py collect --data .cache/clutter_fit_9401 \
+        --out .cache/objectness_9401.npz
+    python benchmarks/objectness.py collect --data .cache/tiles_fit_9402 \
+        --out .cache/objectness_9402.npz
+    python benchmarks/objectness.py fit --features .cache/objectness_9401.npz \
+        .cache/objectness_9402.npz [--out vision/weights/objectness.json]
+
+`collect` reads each photo as recognition does, with the shipped detector and classifier
+(their tiles kept in a cache beside the folder), and keeps per detection its features
+(`vision.objectness.look_features`) and whether it is a tile: its centre on a labelled face (one
+detection per face, `vision.match`), or on no labelled tile's box at all. A detection on a
+labelled box but not chosen for its face (a second peak on one tile) is left out of the fit:
+it is neither. `fit` fits the two logistic models on those detections and sets the threshold
+where `--keep` of the true tiles pass, from out-of-fold probabilities (folds by photo),
+reporting what that leaves of the things that are no tile; `eval` measures a model on the
+detections of other photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.recognize import models_read
+from vision.match import match_faces
+from vision.objectness import (
+    OWN,
+    Linear,
+    Objectness,
+    fit_linear,
+    load,
+    look_features,
+    photo_features,
+    shipped_objectness,
+)
+from vision.pipeline import Recognizer
+
+Json = dict[str, Any]
+TILE, NOT_TILE, NEITHER = 1, 0, -1
+
+
+def labels(centres: np.ndarray, confidence: np.ndarray, anns: list[Json]) -> np.ndarray:
+    """Per detection: TILE, NOT_TILE or NEITHER (see the module's docstring)."""
+    out = np.full(len(centres), NOT_TILE, np.int8)
+    if not anns or not len(centres):
+        return out
+    quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
+    boxes = np.array([a["bbox"] for a in anns], np.float32)
+    x, y = centres[:, 0:1], centres[:, 1:2]
+    on_box = (x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2])
+    on_box &= (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3])
+    out[on_box.any(axis=1)] = NEITHER
+    for i, _ in match_faces(centres, confidence, quads):
+        out[i] = TILE
+    return out
+
+
+def collect(args: argparse.Namespace) -> Json:
+    recognizer = Recognizer()
+    rows: list[np.ndarray] = []
+    kinds: list[np.ndarray] = []
+    photo_ids: list[np.ndarray] = []
+    confidences: list[np.ndarray] = []
+    photo = 0
+    for data in args.data:
+        data = Path(data)
+        coco = json.loads((data / "annotations.coco.json").read_text(encoding="utf-8"))
+        anns: dict[int, list[Json]] = {}
+        for ann in coco["annotations"]:
+            anns.setdefault(ann["image_id"], []).append(ann)
+        cache = data.parent / f"tiles_read_{data.name}"
+        images = coco["images"][: args.limit] if args.limit else coco["images"]
+        if args.tile_free:
+            images = [image for image in images if image["id"] not in anns]
+        for k, image in enumerate(images):
+            tiles, _ = models_read(recognizer, data / image["file_name"], cache)
+            photo += 1
+            if not len(tiles):
+                continue
+            rows.append(look_features(tiles))
+            confidences.append(tiles.confidence)
+            kinds.append(labels(tiles.centers, tiles.confidence, anns.get(image["id"], [])))
+            photo_ids.append(np.full(len(tiles), photo, np.int32))
+            if k % 50 == 0:
+                print(f"{data.name}: {k}/{len(images)} photos", file=sys.stderr, flush=True)
+    x, y = np.vstack(rows), np.concatenate(kinds)
+    np.savez_compressed(
+        args.out, x=x, y=y, photo=np.concatenate(photo_ids), confidence=np.concatenate(confidences)
+    )
+    return {
+        "detections": len(y),
+        "tiles": int((y == TILE).sum()),
+        "not_tiles": int((y == NOT_TILE).sum()),
+        "neither": int((y == NEITHER).sum()),
+    }
+
+
+def _load(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Look features, whether each is a tile, and its photo (unique across the files)."""
+    xs, ys, photos = [], [], []
+    for n, path in enumerate(paths):
+        with np.load(path) as z:
+            use = z["y"] != NEITHER
+            xs.append(z["x"][use])
+            ys.append(z["y"][use] == TILE)
+            photos.append(z["photo"][use].astype(np.int64) * len(paths) + n)
+    return np.vstack(xs), np.concatenate(ys), np.concatenate(photos)
+
+
+def _photo_features(own: np.ndarray, look: np.ndarray, photos: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(look), OWN + 4))
+    for photo in np.unique(photos):
+        rows = np.flatnonzero(photos == photo)
+        out[rows] = photo_features(own[rows], look[rows])
+    return out
+
+
+def stacked(
+    x: np.ndarray, is_tile: np.ndarray, photos: np.ndarray, args: argparse.Namespace
+) -> tuple[Linear, Linear]:
+    """The look model on every detection, and the photo model on the look's out-of-fold
+    log-odds (so that it learns how far to trust looks it was not fitted on)."""
+    weight = np.where(is_tile, 0.5 / is_tile.mean(), 0.5 / (~is_tile).mean())
+    embedding = x[:, :-OWN]
+    _, _, directions = np.linalg.svd(embedding - embedding.mean(axis=0), full_matrices=False)
+    basis = directions[: args.directions]
+    folds = _folds(photos)
+    look = np.zeros(len(is_tile))
+    for fold in range(FOLDS):
+        held = folds == fold
+        model = fit_linear(x[~held], is_tile[~held], args.l2, weight[~held], basis)
+        look[held] = model.logit(x[held])
+    second = _photo_features(x[:, -OWN:], look, photos)
+    return fit_linear(x, is_tile, args.l2, weight, basis), fit_linear(second, is_tile, 1.0, weight)
+
+
+FOLDS = 5
+
+
+def _folds(photos: np.ndarray) -> np.ndarray:
+    """A fold per photo, drawn once: a photo's detections stay together."""
+    draw = np.random.default_rng(0).integers(0, FOLDS, size=int(photos.max()) + 1)
+    return np.asarray(draw[photos])
+
+
+def fit_command(args: argparse.Namespace) -> Json:
+    x, is_tile, photos = _load(args.features)
+    folds = _folds(photos)
+    p = np.zeros(len(is_tile))
+    for fold in range(FOLDS):  # the whole stack out of fold, for the threshold
+        held = folds == fold
+        look, photo = stacked(x[~held], is_tile[~held], photos[~held], args)
+        p[held] = _p_tile(Objectness(look, photo, 0.5), x[held], photos[held])
+    threshold = float(np.quantile(p[is_tile], 1 - args.keep))
+    report = {
+        "detections": len(is_tile),
+        "tiles": int(is_tile.sum()),
+        "not_tiles": int((~is_tile).sum()),
+        "threshold": threshold,
+        "out_of_fold": {
+            "tiles_kept": float((p[is_tile] >= threshold).mean()),
+            "not_tiles_kept": float((p[~is_tile] >= threshold).mean()),
+        },
+    }
+    if args.out:
+        fitted_on = {
+            "features": [Path(f).name for f in args.features],
+            "l2": args.l2,
+            "directions": args.directions,
+            "keep": args.keep,
+            **report,
+        }
+        model = Objectness(*stacked(x, is_tile, photos, args), threshold)
+        Path(args.out).write_text(json.dumps(model.to_json(fitted_on)) + "\n", encoding="utf-8")
+    return report
+
+
+def _p_tile(model: Objectness, x: np.ndarray, photos: np.ndarray) -> np.ndarray:
+    p = np.zeros(len(x))
+    for photo in np.unique(photos):
+        rows = np.flatnonzero(photos == photo)
+        p[rows] = model.p_tile_of(x[rows, -OWN:], model.look.logit(x[rows]))
+    return p
+
+
+def evaluate(args: argparse.Namespace) -> Json:
+    """The shipped (or `--model`) model on collected detections of other photos."""
+    model = load(Path(args.model)) if args.model else shipped_objectness()
+    if model is None:
+        raise SystemExit("no objectness model: fit one (python benchmarks/objectness.py fit)")
+    x, is_tile, photos = _load(args.features)
+    kept = _p_tile(model, x, photos) >= model.threshold
+    return {
+        "tiles": int(is_tile.sum()),
+        "not_tiles": int((~is_tile).sum()),
+        "tiles_kept": float(kept[is_tile].mean()) if is_tile.any() else None,
+        "not_tiles_kept": float(kept[~is_tile].mean()) if (~is_tile).any() else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="read photos and keep each detection's features")
+    c.add_argument("--data", nargs="+", required=True, help="synthetic COCO folders")
+    c.add_argument("--out", required=True, help="the .npz of features and labels")
+    c.add_argument("--limit", type=int, default=0, help="photos per folder (0: all)")
+    c.add_argument("--tile-free", action="store_true", help="only the photos with no tiles")
+    f = sub.add_parser("fit", help="fit the model and its threshold")
+    f.add_argument("--features", nargs="+", required=True)
+    f.add_argument("--out", help="write the model here (vision/weights/objectness.json)")
+    f.add_argument("--l2", type=float, default=10.0, help="the look model's penalty")
+    f.add_argument("--directions", type=int, default=32, help="embedding directions used")
+    f.add_argument("--keep", type=float, default=0.999, help="share of true tiles kept")
+    e = sub.add_parser("eval", help="the model on collected detections of other photos")
+    e.add_argument("--features", nargs="+", required=True)
+    e.add_argument("--model", help="a model file (default: the shipped one)")
+    args = parser.parse_args()
+    commands = {"collect": collect, "fit": fit_command, "eval": evaluate}
+    report = commands[args.command](args)
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
