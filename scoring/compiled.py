@@ -190,8 +190,8 @@ def _listing(build_dir: Path) -> frozenset[str]:
 def _extension(build_dir: Path, stem: str, names: frozenset[str] | None = None) -> Path | None:
     """The extension module `stem` in the build folder (`names`: its listing, if read)."""
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        if names is not None:
-            if f"{stem}{suffix}" in names and os.path.isfile(build_dir / f"{stem}{suffix}"):
+        if names is not None:  # the folder's listing: no stat for each name
+            if f"{stem}{suffix}" in names:
                 return build_dir / f"{stem}{suffix}"
             continue
         path = build_dir / f"{stem}{suffix}"

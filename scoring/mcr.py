@@ -14,7 +14,7 @@ from . import fan_ids as F
 from .combos import chow_fans, pung_fans
 from .deal import Deal
 from .fan_table import ROWS
-from .shapes import CHOW, KONG, PAIR, PUNG, Set, divisions, only_winning_tile
+from .shapes import CHOW, KONG, PAIR, PUNG, Set, only_winning_tile, tile_divisions
 from .tally import NON_REPEAT, Tally
 from .tile_index import DRAGON_TILES, EAST, NORTH, RED, WIND_TILES
 from .traits import Added, add_all, whole_hand_fans
@@ -324,11 +324,8 @@ def chicken_hand(tally: Tally) -> None:
 
 
 def basic_readings(deal: Deal) -> list[tuple[Tally, list[Set]]]:
-    counts = [0] * 34
-    for t in (*deal.standing, deal.win):
-        counts[t] += 1
     out: list[tuple[Tally, list[Set]]] = []
-    found = divisions(counts, 4 - len(deal.fixed))
+    found = tile_divisions((*deal.standing, deal.win), 4 - len(deal.fixed))
     if not found:
         return out
     # Every reading holds the same tiles: a kong's four, the concealed ones and the win.

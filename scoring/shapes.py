@@ -60,6 +60,56 @@ def divisions(counts: list[int], n_sets: int) -> list[tuple[list[Set], int]]:
                 return []
             options.append(splits)
             several = several or len(splits) > 1
+    return _combined(options, several, n_sets)
+
+
+def tile_divisions(tiles: Sequence[int], n_sets: int) -> list[tuple[list[Set], int]]:
+    """`divisions` of the counts of `tiles`, each suit's counts packed straight from the
+    tiles (no count of 34 first); tests/scoring/test_shapes.py compares the two."""
+    if len(tiles) > 15:  # a count could pass four bits: counted the long way
+        counts = [0] * 34
+        for t in tiles:
+            counts[t] += 1
+        return divisions(counts, n_sets)
+    k0 = k1 = k2 = k3 = 0  # packed as `divisions` packs them, in local integers
+    n0 = n1 = n2 = n3 = 0
+    for t in tiles:
+        if t < 9:
+            k0 += 1 << 4 * (8 - t)
+            n0 += 1
+        elif t < 18:
+            k1 += 1 << 4 * (17 - t)
+            n1 += 1
+        elif t < 27:
+            k2 += 1 << 4 * (26 - t)
+            n2 += 1
+        else:
+            k3 += 1 << 4 * (33 - t)
+            n3 += 1
+    keys = [k0, k1, k2, k3]
+    pair_suit = -1
+    for g, n in enumerate((n0, n1, n2, n3)):
+        rest = n % 3
+        if rest == 1 or (rest == 2 and pair_suit >= 0):
+            return []
+        if rest == 2:
+            pair_suit = g
+    if pair_suit < 0:
+        return []
+    options = []
+    several = False
+    for g in range(4):
+        if keys[g]:
+            splits = _packed_splits(keys[g], g, g == pair_suit)
+            if not splits:
+                return []
+            options.append(splits)
+            several = several or len(splits) > 1
+    return _combined(options, several, n_sets)
+
+
+def _combined(options: list[Splits], several: bool, n_sets: int) -> list[tuple[list[Set], int]]:
+    """The suits' splits combined suit by suit into `n_sets` sets and the pair."""
     if not several:  # each suit splits one way (most hands): that split alone
         sets = [s for splits in options for s in splits[0][0]]
         if len(sets) != n_sets:
@@ -88,6 +138,18 @@ def _suit_splits(counts: list[int], g: int, with_pair: bool, packed: int) -> Spl
         found = _suit_divisions(group, start, with_pair)
         if packed >= 0:
             _SPLITS[key] = found
+    return found
+
+
+def _packed_splits(packed: int, g: int, with_pair: bool) -> Splits:
+    """`_suit_splits` of suit `g` given by its packed counts alone."""
+    key = packed | g << 36 | with_pair << 38
+    found = _SPLITS.get(key)
+    if found is None:
+        if len(_SPLITS) >= SUIT_CACHE:
+            _SPLITS.clear()
+        found = _suit_divisions(_unpacked(packed | g << 36), 9 * g, with_pair)
+        _SPLITS[key] = found
     return found
 
 

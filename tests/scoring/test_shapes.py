@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import random
 
-from scoring.shapes import basic_waits, only_winning_tile, seven_pairs_waits
+from scoring.shapes import (
+    basic_waits,
+    divisions,
+    only_winning_tile,
+    seven_pairs_waits,
+    tile_divisions,
+)
 from scoring.tile_index import CODES
 
 
@@ -59,3 +65,26 @@ def test_only_winning_tile_known_hands() -> None:
     six_pairs = tiles("1m1m4m4m7m7m2s2s5s5s8s8s1p")
     assert only_winning_tile(six_pairs, False) is False  # no basic wait at all
     assert only_winning_tile(six_pairs, True) is False  # seven pairs only counts beside one
+
+
+def test_tile_divisions_are_the_divisions_of_the_counts() -> None:
+    rng = random.Random(6)
+    split = 0
+    for standing in _standings(rng, 6000):
+        for extra in (*range(34), *standing):  # every tile added, the likely ones twice
+            tiles = sorted([*standing, extra])
+            if tiles.count(extra) > 4:
+                continue
+            counts = [0] * 34
+            for t in tiles:
+                counts[t] += 1
+            for n_sets in (len(tiles) // 3, len(tiles) // 3 - 1):
+                want = divisions(counts, n_sets)
+                assert tile_divisions(tiles, n_sets) == want, ([CODES[t] for t in tiles], n_sets)
+                split += bool(want)
+    assert split > 1000  # many of them split, not only the empty answer
+    too_many = [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4 + [4, 4]  # over 15 tiles: the long way
+    counts = [0] * 34
+    for t in too_many:
+        counts[t] += 1
+    assert tile_divisions(too_many, 5) == divisions(counts, 5)
