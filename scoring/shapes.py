@@ -307,8 +307,10 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
         if waits and seven_pairs_too:
             waits.update(seven_pairs_waits(counts))
         return len(waits) == 1
-    # Each suit's counts packed four bits a tile (its first tile highest), with the suit;
-    # counted in plain local integers (compiled, list items would be boxed at each step).
+    # Each suit's counts packed four bits a tile (its first tile highest), the honors marked
+    # (bits 36-37): the three suits' answers are alike by rank, so a pattern seen in one suit
+    # is known in the others. Counted in plain local integers (compiled, list items would be
+    # boxed at each step).
     k0 = k1 = k2 = k3 = 0
     n0 = n1 = n2 = n3 = 0
     odd = 0  # the tiles held an odd number of times, a bit each
@@ -326,7 +328,7 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
             k3 += 1 << 4 * (33 - t)
             n3 += 1
         odd ^= 1 << t
-    keys = [k0, k1 | 1 << 36, k2 | 2 << 36, k3 | 3 << 36]
+    keys = [k0, k1, k2, k3 | 3 << 36]
     rests = [n0 % 3, n1 % 3, n2 % 3, n3 % 3]
     ones = rests.count(1)
     twos = rests.count(2)
@@ -339,7 +341,7 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
         found = _suit_waits(keys[target], True)
         if len(found) != 1:
             return False
-        wait = found[0]
+        wait = 9 * target + found[0]
     elif ones == 0 and twos == 2:
         for g in range(4):
             if rests[g] == 0 and not _suit_whole(keys[g], False):
@@ -352,7 +354,7 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
                 if len(found) > 1 or (found and wait >= 0):
                     return False
                 if found:
-                    wait = found[0]
+                    wait = 9 * target + found[0]
         if wait < 0:
             return False
     else:
@@ -365,7 +367,7 @@ def only_winning_tile(standing: Sequence[int], seven_pairs_too: bool) -> bool:
 
 
 def _suit_whole(key: int, with_pair: bool) -> bool:
-    """`_suit_complete` of the suit packed in `key` (its counts and suit), remembered."""
+    """`_suit_complete` of the suit packed in `key` (its counts, honors or not), remembered."""
     key |= with_pair << 38
     found = _WHOLE.get(key)
     if found is None:
@@ -376,15 +378,13 @@ def _suit_whole(key: int, with_pair: bool) -> bool:
 
 
 def _suit_waits(key: int, with_pair: bool) -> tuple[int, ...]:
-    """`_group_waits` of the suit packed in `key`, as tile numbers, remembered."""
+    """`_group_waits` of the suit packed in `key`: the ranks that complete it, remembered."""
     key |= with_pair << 38
     found = _WAITS.get(key)
     if found is None:
         if len(_WAITS) >= SUIT_CACHE:
             _WAITS.clear()
-        start = 9 * (key >> 36 & 3)
-        waits = _group_waits(_unpacked(key), with_pair)
-        found = _WAITS[key] = tuple([start + k for k in waits])
+        found = _WAITS[key] = _group_waits(_unpacked(key), with_pair)
     return found
 
 
