@@ -25,13 +25,17 @@ from .rulesets import requested_ruleset
 from .score import BASE_PAYMENT, MINIMUM
 from .shapes import PAIR
 from .tally import Dropped
+from .tile_index import CODES
 
 MOST_REMEMBERED: Final = 1 << 16  # texts kept per kind; a long stream of odd hands clears them
 FLOWERS: Final = ROWS[Fan.FLOWER_TILES]
-# Each set's JSON string at kind * 34 + tile, as `deal.set_text` writes it.
+# Each set's JSON string at kind * 34 + tile, as `deal.set_text` writes it; the array of one
+# set, and of one tile (its code), as `_use_json` writes them.
 SET_JSON: Final[list[str]] = [
     string_text(set_text((kind, t, False))) for kind in range(PAIR + 1) for t in range(34)
 ]
+ONE_SET_JSON: Final[list[str]] = ["[" + text + "]" for text in SET_JSON]
+ONE_TILE_JSON: Final[list[str]] = ["[" + string_text(code) + "]" for code in CODES]
 
 
 def plain_win_text(data: object, ruleset: str | None) -> str | None:
@@ -155,7 +159,16 @@ def _fan_head_text(fan: int, count: int, worth: int) -> str:
 
 
 def _use_json(use: tuple[object, ...], repeat: bool) -> str:
-    """One use's sets and tiles as a JSON array, remembered by `explain.use_key`."""
+    """One use's sets and tiles as a JSON array, remembered by `explain.use_key`; one tile
+    or one set (most uses) read from the arrays written once for each."""
+    if len(use) == 1:
+        part = use[0]
+        if isinstance(part, int) and 0 <= part < 34:
+            return ONE_TILE_JSON[part]
+        if isinstance(part, tuple) and len(part) == 3 and isinstance(part[2], bool):
+            kind, t = part[0], part[1]
+            if isinstance(kind, int) and isinstance(t, int) and 1 <= kind <= PAIR and 0 <= t < 34:
+                return ONE_SET_JSON[kind * 34 + t]
     key = use_key(use, repeat)
     found = _USES.get(key)
     if found is None:
