@@ -28,6 +28,7 @@ KIND_WEIGHTS = {
     "pile": 0.1,
     "enrollment": 0.1,
     "no_tiles": 0.1,
+    "cluttered_win": 0.1,
 }
 JPEG_QUALITY = 92
 # How each image was drawn, kept in its COCO record: lets training filter or weigh by it.

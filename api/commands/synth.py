@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="declared_win",
         help="comma-separated: declared_win, waiting_hand (the win before its last tile),"
         " rows, scattered, pile, enrollment, no_tiles (a table with things on it and no"
-        " tiles); each may carry a weight, e.g. declared_win:0.7,rows:0.3",
+        " tiles), cluttered_win (a declared win on such a table); each may carry a weight,"
+        " e.g. declared_win:0.7,rows:0.3",
     )
     parser.add_argument("--size", type=int, default=1280, help="long side in pixels")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")

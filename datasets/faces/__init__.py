@@ -11,8 +11,10 @@ absent, `get_source` raises `ArtMissing` saying so, and `available_sources()` le
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from datasets.faces.base import FACE_HEIGHT, FACE_WIDTH, ArtMissing, FaceSource
+from datasets.faces.paths import art_dir
 
 SOURCES: tuple[str, ...] = ("procedural", "unicode", "fluffystuff", "pixel", "kde", "gnome")
 
@@ -69,13 +71,14 @@ _FACTORIES: dict[str, Callable[[], FaceSource]] = {
     # Not in SOURCES: only a command that names it draws it (datasets/faces/drawn_flowers.py).
     "drawnflowers": _drawn_flowers,
 }
-_CACHE: dict[str, FaceSource] = {}
+_CACHE: dict[tuple[str, Path], FaceSource] = {}
 
 
 def register_source(name: str, factory: Callable[[], FaceSource]) -> None:
     """Add an evaluation-only source (not in SOURCES, so no default list ever picks it)."""
     _FACTORIES[name] = factory
-    _CACHE.pop(name, None)
+    for key in [key for key in _CACHE if key[0] == name]:
+        del _CACHE[key]
 
 
 def get_source(name: str) -> FaceSource:
@@ -83,9 +86,10 @@ def get_source(name: str) -> FaceSource:
     raises ArtMissing if its art is absent."""
     if name not in _FACTORIES:
         raise KeyError(f"unknown face source {name!r}; known: {', '.join(SOURCES)}")
-    if name not in _CACHE:
-        _CACHE[name] = _FACTORIES[name]()
-    return _CACHE[name]
+    key = (name, art_dir())  # MJLENS_ART_DIR may point elsewhere later in the process
+    if key not in _CACHE:
+        _CACHE[key] = _FACTORIES[name]()
+    return _CACHE[key]
 
 
 def available_sources() -> tuple[str, ...]:

@@ -62,16 +62,20 @@ _SYMBOLS = (
 )
 
 
-@lru_cache(maxsize=1)
 def cjk_fonts() -> tuple[tuple[FontFace, ...], tuple[float, ...]]:
     """The CJK faces present on disk and their choice weights; ArtMissing if none is."""
+    return _cjk_fonts(art_dir())
+
+
+@lru_cache(maxsize=4)  # by folder: MJLENS_ART_DIR may point elsewhere later in the process
+def _cjk_fonts(root: Path) -> tuple[tuple[FontFace, ...], tuple[float, ...]]:
     found = [
-        (FontFace(art_dir() / pkg / rel, index, label), weight)
+        (FontFace(root / pkg / rel, index, label), weight)
         for pkg, rel, index, label, weight in _CJK
-        if (art_dir() / pkg / rel).is_file()
+        if (root / pkg / rel).is_file()
     ]
     if not found:
-        raise ArtMissing(f"no CJK font under {art_dir() / 'fonts-cjk'}: {FETCH_HINT}")
+        raise ArtMissing(f"no CJK font under {root / 'fonts-cjk'}: {FETCH_HINT}")
     faces, weights = zip(*found, strict=True)
     total = sum(weights)
     return tuple(faces), tuple(w / total for w in weights)

@@ -33,9 +33,21 @@ from datasets.scene.layout import (
 )
 from scoring.tiles import FLOWERS, PLAYING, STANDARD_ROWS
 
-KINDS = ("declared_win", "waiting_hand", "rows", "scattered", "pile", "enrollment", "no_tiles")
-# Both lay a declared win out; a waiting hand is the same hand before its winning tile came.
-WINS = ("declared_win", "waiting_hand")
+KINDS = (
+    "declared_win",
+    "waiting_hand",
+    "rows",
+    "scattered",
+    "pile",
+    "enrollment",
+    "no_tiles",
+    "cluttered_win",
+)
+# Each lays a declared win out; a waiting hand is the same hand before its winning tile came;
+# a cluttered win is a declared win on a table crowded with things (keyboards among them).
+WINS = ("declared_win", "waiting_hand", "cluttered_win")
+# Tables crowded with things, look-alikes among them, none labelled.
+CROWDED = ("no_tiles", "cluttered_win")
 
 
 @dataclass
@@ -317,7 +329,7 @@ def render_scene(
     light = _light(rng)
 
     centre = np.mean([p.pose.origin for p in placements], axis=0) if placements else np.zeros(3)
-    canvas, table = _table(rng, cam, centre, crowded=kind == "no_tiles")
+    canvas, table = _table(rng, cam, centre, crowded=kind in CROWDED)
     if placements:
         _shadows(canvas, placements, style, cam, light, rng)
         gains = np.clip(rng.normal(1.0, 0.025, len(placements)), 0.92, 1.08)

@@ -18,7 +18,7 @@ from datasets.scene.body import Light, TileStyle, draw_tile, flat_pose, standing
 from datasets.scene.camera import Camera, frame_layout, look_at
 from datasets.scene.labels import MIN_VISIBLE
 from datasets.scene.layout import SORTED_SHARE, Placement, _as_kept, _meld_slots
-from datasets.scene.render import _draw_tiles, _layout, _sees_horizon
+from datasets.scene.render import WINS, _draw_tiles, _layout, _sees_horizon
 from scoring.tiles import FACES
 
 try:  # the scorer lands beside this engine; until then the structural checks below stand alone
@@ -46,7 +46,7 @@ def test_same_seed_same_picture_and_labels(kind: str) -> None:
 def test_image_size_and_label_keys(kind: str) -> None:
     scene = _scene(3, kind, 400)
     assert scene.image.dtype == np.uint8 and max(scene.image.shape[:2]) == 400
-    assert (scene.hand is not None) == (kind in ("declared_win", "waiting_hand"))
+    assert (scene.hand is not None) == (kind in WINS)
     assert bool(scene.annotations) == (kind != "no_tiles"), "every other kind shows some tiles"
     for ann in scene.annotations:
         assert {
@@ -382,3 +382,9 @@ def test_labels_name_the_sets_design_one_theme_for_every_tile() -> None:
             assert np.array_equal(drawn, load_face(path))
         seen.add(theme)
     assert len(seen) >= 2
+
+
+def test_a_cluttered_win_is_a_declared_win_on_a_crowded_table() -> None:
+    scene = _scene(5, "cluttered_win", 400)
+    assert scene.meta["table"] == "clutter"
+    assert scene.hand is not None and scene.meta["kind"] == "cluttered_win"
