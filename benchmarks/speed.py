@@ -104,7 +104,7 @@ def make_photos(synthetic: Path, n: int, folder: Path) -> list[Path]:
     wins = [
         synthetic / img["file_name"]
         for img in coco["images"]
-        if (img.get("scene") or {}).get("kind", "declared_win") == "declared_win"
+        if (img.get("scene") or {}).get("kind", "declared_win") in ("declared_win", "cluttered_win")
         and 3 * max(img["width"], img["height"]) == 4 * min(img["width"], img["height"])
     ]
     if not wins:
