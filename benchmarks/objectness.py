@@ -70,7 +70,9 @@ def labels(centres: np.ndarray, confidence: np.ndarray, anns: list[Json]) -> np.
 
 
 def collect(args: argparse.Namespace) -> Json:
-    recognizer = Recognizer()
+    recognizer = Recognizer(detector_path=args.detector)
+    # Each detector's tiles are kept apart: the cache refuses another detector's.
+    suffix = f"_{Path(args.detector).parent.name}" if args.detector else ""
     rows: list[np.ndarray] = []
     kinds: list[np.ndarray] = []
     photo_ids: list[np.ndarray] = []
@@ -82,7 +84,7 @@ def collect(args: argparse.Namespace) -> Json:
         anns: dict[int, list[Json]] = {}
         for ann in coco["annotations"]:
             anns.setdefault(ann["image_id"], []).append(ann)
-        cache = data.parent / f"tiles_read_{data.name}"
+        cache = data.parent / f"tiles_read_{data.name}{suffix}"
         images = coco["images"][: args.limit] if args.limit else coco["images"]
         if args.tile_free:
             images = [image for image in images if image["id"] not in anns]
@@ -220,6 +222,7 @@ def main() -> None:
     c.add_argument("--out", required=True, help="the .npz of features and labels")
     c.add_argument("--limit", type=int, default=0, help="photos per folder (0: all)")
     c.add_argument("--tile-free", action="store_true", help="only the photos with no tiles")
+    c.add_argument("--detector", help="detector ONNX (default: the shipped one)")
     f = sub.add_parser("fit", help="fit the model and its threshold")
     f.add_argument("--features", nargs="+", required=True)
     f.add_argument("--out", help="write the model here (vision/weights/objectness.json)")
