@@ -56,7 +56,13 @@ CONTEXT_FIELDS = (
 
 
 def render(
-    out: Path, n: int, sources: list[str], size: int, seed: int, camerash: str | None = None
+    out: Path,
+    n: int,
+    sources: list[str],
+    size: int,
+    seed: int,
+    camerash: str | None = None,
+    kind: str = "declared_win",
 ) -> None:
     from datasets.scene import render_scene
 
@@ -69,9 +75,9 @@ def render(
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     for i in range(n):
-        scene = render_scene(rng, tuple(sources), "declared_win", size)
+        scene = render_scene(rng, tuple(sources), kind, size)
         cv2.imwrite(str(out / f"{i:05d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        label = {"hand": scene.hand, "annotations": scene.annotations}
+        label = {"hand": scene.hand, "annotations": scene.annotations, "kind": scene.meta["kind"]}
         (out / f"{i:05d}.json").write_text(json.dumps(label))
         if (i + 1) % 50 == 0:
             print(f"{i + 1}/{n} rendered, {time.perf_counter() - start:.0f} s", flush=True)
@@ -455,6 +461,12 @@ def main() -> None:
     r.add_argument(
         "--camerash", help="lay out the real camerash faces from this folder (evaluation only)"
     )
+    r.add_argument(
+        "--kind",
+        choices=("declared_win", "cluttered_win"),
+        default="declared_win",
+        help="a win on a plain table, or among keyboards, cards, chips and phones",
+    )
     e = sub.add_parser("eval", help="recognize the rendered photos and compare with the labels")
     e.add_argument("--data", required=True)
     e.add_argument("--mode", choices=("sim", "classifier", "models"), default="sim")
@@ -490,7 +502,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.step == "render":
-        render(Path(args.out), args.n, args.sources, args.size, args.seed, args.camerash)
+        render(Path(args.out), args.n, args.sources, args.size, args.seed, args.camerash, args.kind)
         return
     print(json.dumps(evaluate(args), indent=1))
 
