@@ -1,9 +1,11 @@
-"""The vision benchmark's helpers: crops padded for the peer, themes' faces."""
+"""The vision benchmark's helpers: crops padded for the peer, themes' faces; accuracy alone."""
 
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from benchmarks.vision import PEER_TABLE, pad_for_peer
 
@@ -27,3 +29,23 @@ def test_themes_count_only_faces_named_by_code(tmp_path) -> None:
     for name in ("1m.png", "P.png", "_strip.png", "notes.png"):
         (tmp_path / name).write_bytes(b"")
     assert [p.name for p in theme_faces(tmp_path)] == ["1m.png", "P.png"]
+
+
+def test_speed_photos_0_measures_accuracy_and_times_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import benchmarks.vision as bench
+
+    def no_timing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("nothing is timed with --speed-photos 0")
+
+    monkeypatch.setattr(bench, "Detector", lambda path: "detector")
+    monkeypatch.setattr(bench, "Classifier", lambda *a, **k: "classifier")
+    monkeypatch.setattr(bench.speed, "make_photos", no_timing)
+    monkeypatch.setattr(bench.speed, "measure", no_timing)
+    monkeypatch.setattr(bench, "synthetic_eval", lambda *a: {"ours": {"photos": 0}})
+    (tmp_path / "annotations.coco.json").write_text('{"images": [], "annotations": []}')
+    out = tmp_path / "r.json"
+    argv = ["--synthetic", str(tmp_path), "--speed-photos", "0", "--out", str(out)]
+    assert bench.main(argv) == 0
+    assert json.loads(out.read_text()) == {"synthetic": {"ours": {"photos": 0}}}
