@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+import benchmarks.vision as bench
 from benchmarks.vision import PEER_TABLE, pad_for_peer
 
 
@@ -34,8 +35,6 @@ def test_themes_count_only_faces_named_by_code(tmp_path) -> None:
 def test_speed_photos_0_measures_accuracy_and_times_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import benchmarks.vision as bench
-
     def no_timing(*args: object, **kwargs: object) -> None:
         raise AssertionError("nothing is timed with --speed-photos 0")
 
