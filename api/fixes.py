@@ -124,12 +124,13 @@ def given_model(option: str, name: str, path: str | None) -> None:
 def missing_models(needed: tuple[str, ...] | None = None) -> str:
     """One line for shipped model files that are not on disk (of `needed`, by registry name;
     default every required one): which, and how to get them back."""
-    from vision.registry import MODELS
+    from vision.registry import MODELS, located
 
     gone = [
         model
         for model in MODELS
-        if (model.name in needed if needed else model.required) and not model.path.is_file()
+        if (model.name in needed if needed else model.required)
+        and not located(model.name).is_file()
     ]
     if not gone:
         return "a model file is missing"

@@ -43,18 +43,26 @@ def photos(data: Path, n: int) -> list[Path]:
     return [data / img["file_name"] for img in coco["images"][:n]]
 
 
-def measure(paths: list[Path], detector: Path | None = None) -> dict[str, Any]:
+def measure(
+    paths: list[Path],
+    detector: Path | None = None,
+    classifier: Path | None = None,
+    objectness_model: Path | None = None,
+) -> dict[str, Any]:
     """Each photo's tiles read once, then interpreted with the objectness model
-    (`vision.objectness`, as recognition runs) and without it, side by side."""
+    (`vision.objectness`, the shipped one unless `objectness_model`, as recognition runs) and
+    without it, side by side."""
+    from vision.objectness import Objectness, load
     from vision.pipeline import Recognizer, interpret
 
-    recognizer = Recognizer(detector_path=detector)
+    recognizer = Recognizer(detector_path=detector, classifier_path=classifier)
+    model: Objectness | bool = load(objectness_model) if objectness_model else True
     found: dict[str, list[int]] = {"ours": [], "without_objectness": []}
     detections = []
     for path in paths:
         photo, tiles = recognizer.read_tiles(path)
         detections.append(len(tiles))
-        for name, objectness in (("ours", True), ("without_objectness", False)):
+        for name, objectness in (("ours", model), ("without_objectness", False)):
             result = interpret(
                 tiles,
                 image_size=photo.original_size,
@@ -95,12 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=9301, help="render seed (default 9301)")
     p.add_argument("--data", type=Path, default=Path(".cache/clutter_9301"))
     p.add_argument("--detector", type=Path, help="detector ONNX (default: the shipped one)")
+    p.add_argument("--classifier", type=Path, help="classifier ONNX (default: the shipped one)")
+    p.add_argument("--objectness", type=Path, help="objectness model (default: the shipped one)")
     p.add_argument("--peer-python", help="python of a venv with mahjong-detector installed")
     p.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = p.parse_args(argv)
     render(args.data, args.n, args.seed)
     paths = photos(args.data, args.n)
-    report: dict[str, Any] = measure(paths, args.detector)
+    report: dict[str, Any] = measure(paths, args.detector, args.classifier, args.objectness)
     if args.peer_python:
         report["peer"] = peer(args.peer_python, paths)
     ours = report["ours"]

@@ -70,9 +70,9 @@ def labels(centres: np.ndarray, confidence: np.ndarray, anns: list[Json]) -> np.
 
 
 def collect(args: argparse.Namespace) -> Json:
-    recognizer = Recognizer(detector_path=args.detector)
-    # Each detector's tiles are kept apart: the cache refuses another detector's.
-    suffix = f"_{Path(args.detector).parent.name}" if args.detector else ""
+    recognizer = Recognizer(detector_path=args.detector, classifier_path=args.classifier)
+    # Each pair of models' tiles are kept apart: the cache refuses another pair's.
+    suffix = "".join(f"_{Path(m).parent.name}" for m in (args.detector, args.classifier) if m)
     rows: list[np.ndarray] = []
     kinds: list[np.ndarray] = []
     photo_ids: list[np.ndarray] = []
@@ -223,6 +223,7 @@ def main() -> None:
     c.add_argument("--limit", type=int, default=0, help="photos per folder (0: all)")
     c.add_argument("--tile-free", action="store_true", help="only the photos with no tiles")
     c.add_argument("--detector", help="detector ONNX (default: the shipped one)")
+    c.add_argument("--classifier", help="classifier ONNX (default: the shipped one)")
     f = sub.add_parser("fit", help="fit the model and its threshold")
     f.add_argument("--features", nargs="+", required=True)
     f.add_argument("--out", help="write the model here (vision/weights/objectness.json)")

@@ -178,7 +178,7 @@ def fit(args: argparse.Namespace) -> Json:
             continue
         for path in _taught_photos(folder, args.n, wins):
             anns = json.loads(path.read_text())["annotations"]
-            tiles, _ = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
+            tiles, _ = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
             rows, classes = _matched(tiles, anns)
             if not rows:
                 continue
@@ -241,7 +241,7 @@ def evaluate(args: argparse.Namespace) -> Json:
         for path in _taught_photos(folder, args.n, args.teach_wins):
             label = json.loads(path.read_text())
             hand, anns = label["hand"], label["annotations"]
-            tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / "tiles")
+            tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
             readings = {"without": tiles}
             if tileset is not None:
                 probs = joint_reading(_features(tileset, tiles), *weights)
@@ -405,6 +405,12 @@ def main() -> None:
     f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
     e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
     e.add_argument("--weights", nargs=8, type=float, help="instead of the shipped ones")
+    for step in (f, e):
+        step.add_argument(
+            "--tiles",
+            default="tiles",
+            help="each design folder's cache of the models' tiles (one per set of models)",
+        )
     c = sub.add_parser("camerash", help="camerash crops, k per face taught")
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])

@@ -13,11 +13,13 @@ and size.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+WEIGHTS_ENV = "MJLENS_WEIGHTS"
 
 
 class ModelMissingError(FileNotFoundError):
@@ -135,10 +137,21 @@ def shipped(name: str) -> ShippedModel:
         raise KeyError(f"no shipped model {name!r}: one of {', '.join(_BY_NAME)}") from None
 
 
+def located(name: str) -> Path:
+    """Where the recognizer looks for `name`'s file: in the folder `$MJLENS_WEIGHTS` names,
+    where a file of that name lies there (a candidate model and the models fitted on its
+    outputs, measured through every benchmark as if shipped), else the shipped file."""
+    model = shipped(name)
+    folder = os.environ.get(WEIGHTS_ENV)
+    if folder and (Path(folder) / model.file).is_file():
+        return Path(folder) / model.file
+    return model.path
+
+
 def require(name: str, path: str | Path | None = None) -> Path:
-    """`path` where given, else the shipped file of `name`; ModelMissingError where the file
+    """`path` where given, else `name`'s file (`located`); ModelMissingError where the file
     is not there."""
-    file = Path(path) if path is not None else shipped(name).path
+    file = Path(path) if path is not None else located(name)
     if not file.is_file():
         model = shipped(name)
         how = model.fitted_by or f"mjlens train {model.trainer}"
@@ -149,8 +162,8 @@ def require(name: str, path: str | Path | None = None) -> Path:
 
 
 def optional(name: str) -> Path | None:
-    """The shipped file of `name`, or None where it is not there."""
-    file = shipped(name).path
+    """`name`'s file (`located`), or None where it is not there."""
+    file = located(name)
     return file if file.is_file() else None
 
 

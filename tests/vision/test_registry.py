@@ -94,3 +94,17 @@ def test_every_loader_looks_where_the_registry_says(
         assert FlowerReader.shipped() is None and IndexReader.shipped() is None
     finally:
         refine.shipped.cache_clear()
+
+
+def test_a_weights_folder_given_by_the_environment_wins_for_the_files_it_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    candidate = tmp_path / "review.json"
+    candidate.write_bytes(shipped("review").path.read_bytes())
+    monkeypatch.setenv(registry.WEIGHTS_ENV, str(tmp_path))
+    assert require("review") == candidate
+    assert registry.optional("review") == candidate
+    # a file the folder does not hold is the shipped one
+    assert require("detector") == shipped("detector").path
+    monkeypatch.setenv(registry.WEIGHTS_ENV, str(tmp_path / "nowhere"))
+    assert require("review") == shipped("review").path
