@@ -314,7 +314,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, help="mjlens synth folder of the held-out source")
     p.add_argument("--camerash", type=Path, help="camerash-crops folder (validation only)")
-    p.add_argument("--confusion", type=Path, default=Path("docs/vision/confusion.png"))
+    p.add_argument("--confusion", type=Path, help="draw the camerash confusion matrix here (PNG)")
     p.add_argument("--peer-python", help="python of a venv with mahjong-detector installed")
     p.add_argument("--peer-photos", type=int, default=40, help="synthetic photos the peer reads")
     p.add_argument("--peer-camerash", action="store_true", help="the peer reads the crops too")

@@ -48,3 +48,17 @@ def test_speed_photos_0_measures_accuracy_and_times_nothing(
     argv = ["--synthetic", str(tmp_path), "--speed-photos", "0", "--out", str(out)]
     assert bench.main(argv) == 0
     assert json.loads(out.read_text()) == {"synthetic": {"ours": {"photos": 0}}}
+
+
+def test_camerash_draws_a_confusion_matrix_only_where_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run measuring a candidate classifier redrew the docs' figure by default."""
+    asked: list[object] = []
+    monkeypatch.setattr(bench, "Detector", lambda path: "detector")
+    monkeypatch.setattr(bench, "Classifier", lambda *a, **k: "classifier")
+    monkeypatch.setattr(bench, "camerash_eval", lambda c, root, png, peer: asked.append(png) or {})
+    argv = ["--camerash", str(tmp_path), "--speed-photos", "0"]
+    assert bench.main(argv) == 0
+    assert bench.main([*argv, "--confusion", str(tmp_path / "c.png")]) == 0
+    assert asked == [None, tmp_path / "c.png"]
