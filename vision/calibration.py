@@ -42,6 +42,11 @@ _STRUCTURAL = frozenset(
     }
 )
 _FLOWERS_LEFT = frozenset({NoteCode.FLOWERS_LEFT_OUT, NoteCode.MAYBE_FLOWER_LEFT_OUT})
+# Readings that rest on a guess about the count: a tile set apart like a winning tile with
+# only 13 in the hand, tiles kept out of a hand of 13, a tile left out so that 13 wait.
+_COUNT_GUESSES = frozenset(
+    {NoteCode.APART_IN_THIRTEEN, NoteCode.KEPT_OUT_OF_THIRTEEN, NoteCode.READ_AS_THIRTEEN}
+)
 # The review checks that may flag a reading whatever its probability (a model's
 # `hard_checks` names those it keeps): each says the reading rests on a guess about where a
 # tile lies or whether it is there, which the tiles' probabilities cannot see. The checks on
@@ -93,6 +98,7 @@ FEATURES = (
     "flowers_left_out",  # checks of flowers beside the hand left out
     "flowers",  # flower tiles laid out: each one's name is a chance to be wrong
     "hand_at_edge",  # hand tiles touching the photo's edge: part of the hand may be cut off
+    "count_guess",  # 1 when the reading rests on a guess about how many tiles the hand has
 )
 
 
@@ -127,6 +133,7 @@ def reading_features(
         float(
             len(set(hand) & {t for n in notes if n.code is NoteCode.TILE_AT_EDGE for t in n.tiles})
         ),
+        float(any(code in _COUNT_GUESSES for code in codes)),
     ]
     return np.array(values, dtype=np.float64)
 

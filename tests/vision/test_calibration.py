@@ -141,3 +141,17 @@ def test_a_missing_review_model_names_the_command_that_fits_it(tmp_path: Path) -
 
     with pytest.raises(ModelMissingError, match=r"benchmarks/review.py fit"):
         require("review", tmp_path / "review.json")
+
+
+def test_a_guess_about_the_count_is_an_input() -> None:
+    ann = lay_out_hand(HAND)
+    a = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
+    guess = FEATURES.index("count_guess")
+    plain = reading_features(a.tiles, a.layout, a.decoded, a.doubts, a.notes)
+    apart = Note(NoteCode.APART_IN_THIRTEEN, "a tile stands apart")
+    guessed = reading_features(a.tiles, a.layout, a.decoded, [*a.doubts, apart], a.notes)
+    assert plain is not None and guessed is not None
+    assert plain[guess] == 0.0 and guessed[guess] == 1.0
+    other = Note(NoteCode.WINNING_TILE_UNSURE, "two lone tiles")
+    unguessed = reading_features(a.tiles, a.layout, a.decoded, [other], a.notes)
+    assert unguessed is not None and unguessed[guess] == 0.0
