@@ -143,9 +143,8 @@ def located(name: str) -> Path:
     outputs, measured through every benchmark as if shipped), else the shipped file."""
     model = shipped(name)
     folder = os.environ.get(WEIGHTS_ENV)
-    if folder and (Path(folder) / model.file).is_file():
-        return Path(folder) / model.file
-    return model.path
+    candidate = Path(folder) / model.file if folder else None
+    return candidate if candidate is not None and candidate.is_file() else model.path
 
 
 def require(name: str, path: str | Path | None = None) -> Path:
