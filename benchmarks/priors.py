@@ -1,12 +1,14 @@
-"""The layout search's priors, fitted on the scene engine's own layouts of one render seed.
+"""The layout search's priors, fitted on the scene engine's own layouts of given render seeds.
 
     python benchmarks/recognize.py render --out .cache/review_fit_5510 --n 200 \
         --sources kde gnome --size 1024 --seed 5510
-    python benchmarks/priors.py fit --data .cache/review_fit_5510 \
-        --cache .cache/tiles_review_fit_5510 --seed 5510 [--out vision/weights/layout_priors.json]
+    python benchmarks/priors.py fit --data .cache/review_fit_5510 [more sets] \
+        --cache .cache/tiles_review_fit_5510 [one per set] --seed 5510 [one per set] \
+        [--out vision/weights/layout_priors.json]
 
-Each photo's tiles as the shipped models read them (kept in `--cache` by
-`benchmarks/recognize.py eval --mode models --cache`) are laid out once, as the search's
+Each photo's tiles as the models read them (kept in `--cache` by `benchmarks/recognize.py
+eval --mode models --cache`; one set may be given again with another detector's cache, so
+that the priors see that detector's slips too) are laid out once, as the search's
 first hypothesis is, and each detection is matched to the engine's labelled tiles (its centre
 on a labelled face, `vision.match.match_faces`). Per attribute of `vision.priors`, a logistic
 model is fitted by maximum likelihood: of the win (matched to a tile of the hand or its
@@ -75,7 +77,14 @@ def labelled_detections(data: Path, cache: Path, n: int | None = None) -> dict[A
 
 
 def fit(args: argparse.Namespace) -> Json:
-    sets = labelled_detections(Path(args.data), Path(args.cache), args.n)
+    if len(args.data) != len(args.cache) or len(args.data) != len(args.seed):
+        raise SystemExit("give one --cache and one --seed per --data")
+    pairs = zip(args.data, args.cache, strict=True)
+    each = [labelled_detections(Path(d), Path(c), args.n) for d, c in pairs]
+    sets = {
+        a: (np.concatenate([s[a][0] for s in each]), np.concatenate([s[a][1] for s in each]))
+        for a in Attribute
+    }
     models = {}
     report: Json = {}
     for attribute, (x, y) in sets.items():
@@ -93,9 +102,12 @@ def fit(args: argparse.Namespace) -> Json:
             ),
         }
     fitted_on = {
-        "data": "benchmarks/recognize.py render --sources kde gnome --size 1024 "
-        f"--seed {args.seed}",
-        "photos": len(sorted(Path(args.data).glob("*.json"))[: args.n]),
+        "data": [
+            f"benchmarks/recognize.py render --sources kde gnome --size 1024 --seed {seed}"
+            for seed in args.seed
+        ],
+        "tiles": [Path(c).name for c in args.cache],
+        "photos": sum(len(sorted(Path(d).glob("*.json"))[: args.n]) for d in args.data),
         "l2": args.l2,
     }
     priors = LayoutPriors(models, fitted_on)
@@ -107,9 +119,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     f = sub.add_parser("fit", help="fit the priors on one set of renders")
-    f.add_argument("--data", required=True)
-    f.add_argument("--cache", required=True, help="the models' tiles of each photo")
-    f.add_argument("--seed", type=int, required=True, help="the seed the set was rendered with")
+    f.add_argument("--data", nargs="+", required=True, help="one or more sets of renders")
+    f.add_argument("--cache", nargs="+", required=True, help="the models' tiles, one per set")
+    f.add_argument("--seed", type=int, nargs="+", required=True, help="each set's render seed")
     f.add_argument("--n", type=int, help="the first N photos only")
     f.add_argument("--out", default=str(shipped("layout_priors").path))
     f.add_argument("--l2", type=float, default=1.0)

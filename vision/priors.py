@@ -49,6 +49,7 @@ class Attribute(StrEnum):
 FEATURES: dict[Attribute, tuple[str, ...]] = {
     Attribute.OF_THE_WIN: (
         "laid_in_win",  # the layout as first read puts it in the hand or among its flowers
+        "laid_as_flower",  # ...among its flowers: no legality defends a flower, its place does
         "log_detected",  # the detector's confidence
         "twin_gap",  # face heights to the nearest other detection's centre
         "win_gap",  # face heights to the nearest tile the first layout puts in the win
@@ -82,6 +83,7 @@ def detection_features(tiles: Tiles, found: Layout) -> dict[str, Array]:
     n = len(tiles)
     roles = role_of_each(found, n)
     in_win = np.array([role != Role.STRAY for role in roles], dtype=bool)
+    as_flower = np.array([role == Role.FLOWER for role in roles], dtype=bool)
     height = max(float(found.tile_size[1]), 1.0)
     centres = tiles.corners.mean(axis=1).astype(np.float64)
     gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) / height
@@ -97,6 +99,7 @@ def detection_features(tiles: Tiles, found: Layout) -> dict[str, Array]:
         "crosswise_twin": crosswise_twin.astype(np.float64),
         "fainter_twin": fainter_twin.astype(np.float64),
         "laid_in_win": in_win.astype(np.float64),
+        "laid_as_flower": as_flower.astype(np.float64),
         "log_detected": _log(tiles.confidence),
         "twin_gap": twin,
         "win_gap": np.minimum(win, _FAR),

@@ -102,10 +102,12 @@ def read(
             float(outside[t]) if t in dropped else float(best_each[t]) for t in range(len(tiles))
         )
 
+    twins = [move.tiles for move in moves if move.kind is MoveKind.MERGE_TWICE]
+
     def evaluate(chosen: tuple[int, ...]) -> Hypothesis:
         picked = tuple(moves[k] for k in chosen)
         first = base if not chosen else None
-        return _hypothesis(tiles, picked, context, member, outside, most, first)
+        return _hypothesis(tiles, picked, context, member, outside, most, first, twins)
 
     done, tried = _best_first(moves, bound, evaluate, counts_waiting=most is not None)
     laid_in_win = np.array([r != Role.STRAY for r in role_of_each(base, len(tiles))], bool)
@@ -184,8 +186,11 @@ def _hypothesis(
     outside: Array,
     most: int | None,
     base: Layout | None,
+    twins: list[tuple[int, ...]],
 ) -> Hypothesis:
-    """Lay out and decode the tiles as `moves` read them, and score the reading."""
+    """Lay out and decode the tiles as `moves` read them, and score the reading. A reading
+    that holds both detections of a tile seen twice (`MoveKind.MERGE_TWICE`'s pairs) in the
+    win is none: one tile cannot lie in two places of the hand."""
     edited, kept = apply_moves(tiles, moves)
     found = base if base is not None else layout(edited) if most is None else layout(edited, most)
     decoded = decode(edited, found, context)
@@ -195,7 +200,9 @@ def _hypothesis(
     for k, role in enumerate(roles):
         in_win[kept[k]] = role != Role.STRAY and k not in left_out
     score = float(np.where(in_win, member, outside).sum()) + sum(m.log_odds for m in moves)
-    if decoded.hand is None and _withheld(decoded):
+    if any(in_win[list(pair)].all() for pair in twins):
+        score = -math.inf
+    elif decoded.hand is None and _withheld(decoded):
         # The kong's tile is unknown, not wrong: its faces weigh nothing either way.
         score += math.log(min(decoded.plausibility, 1.0)) if decoded.plausibility > 0 else 0.0
     elif decoded.hand is None or decoded.plausibility <= 0:

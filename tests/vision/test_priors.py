@@ -71,3 +71,12 @@ def test_the_shipped_priors_round_trip_and_refuse_other_features() -> None:
     changed["features"]["crosswise"] = ["crosswise_flag"]
     with pytest.raises(ValueError, match="crosswise"):
         LayoutPriors.from_json(changed)
+
+
+def test_a_flower_beside_the_hand_is_laid_as_a_flower_and_nothing_else_is() -> None:
+    ann = lay_out_hand({**HAND, "flowers": ["3h"]})
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    named = detection_features(tiles, layout(tiles))
+    flower = [i for i, a in enumerate(ann) if a["code"] == "3h"]
+    assert named["laid_as_flower"][flower].tolist() == [1.0]
+    assert named["laid_as_flower"].sum() == 1.0

@@ -4,6 +4,7 @@ k best readings weighed, and the reader chosen by parameter or environment."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.pipeline import interpret
-from vision.priors import LayoutPriors, shipped_priors
+from vision.priors import Attribute, LayoutPriors, shipped_priors
 from vision.search import MAX_HYPOTHESES, Reader, read
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
@@ -67,6 +68,26 @@ def test_a_crosswise_tile_seen_twice_reads_as_one_pung_not_a_kong(priors: Layout
     assert result.decoded.hand is not None
     (pung,) = result.decoded.hand["melds"]
     assert pung["type"] == "pung" and pung["claimed_from"] == "opposite"
+    assert len(result.tiles) == len(ann)
+
+
+def test_a_tile_seen_twice_is_one_tile_whatever_the_priors_say(priors: LayoutPriors) -> None:
+    """Priors sure that every detection is the win's cannot keep both detections of one
+    crosswise tile in the hand: one tile lies in one place, so no such reading counts."""
+    ann = lay_out_hand(HAND)
+    claimed = next(i for i, a in enumerate(ann) if a["sideways"])
+    again = {**ann[claimed], "sideways": False}
+    tiles = tiles_from_annotations([*ann, again], np.random.default_rng(0), (40.0, 41.0))
+    tiles.confidence[claimed], tiles.confidence[-1] = 0.9, 0.9
+    of_win = priors.models[Attribute.OF_THE_WIN]
+    sure = {
+        **priors.models,
+        Attribute.OF_THE_WIN: replace(of_win, weights=of_win.weights * 0, bias=30.0),
+    }
+    result = read(tiles, {}, LayoutPriors(sure, {}))
+    assert result.decoded.hand is not None
+    (pung,) = result.decoded.hand["melds"]
+    assert pung["type"] == "pung"
     assert len(result.tiles) == len(ann)
 
 
