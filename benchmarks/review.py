@@ -8,7 +8,7 @@
         --cache .cache/tiles_review_fit_5510 [one per set] --seed 5510 [one per set] \
         [--out vision/weights/review.json]
     python benchmarks/review.py eval --data .cache/review_eval_5520 \
-        --cache .cache/tiles_review_eval_5520 [--report R.json]
+        --cache .cache/tiles_review_eval_5520 [--report R.json] [--diagram R.png]
 
 Each photo is read with the shipped models (their tiles kept in `--cache`, as
 `benchmarks/recognize.py eval --mode models --cache` keeps them) under the context a user
@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -224,6 +225,46 @@ def reliability(p: np.ndarray, right: np.ndarray) -> list[Json]:
     return out
 
 
+def reliability_png(bins: list[Json], threshold: float, path: Path) -> None:
+    """The reliability diagram of `reliability`'s bins: per bin a dot at (mean P(right),
+    share read right), its area the photos in it, beside the diagonal a calibrated flag
+    would lie on; the review threshold a vertical line."""
+    size, margin = 420, 48
+    image = np.full((size + 2 * margin, size + 2 * margin, 3), 255, np.uint8)
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        return int(margin + x * size), int(margin + (1 - y) * size)
+
+    grey, black, font = (200, 200, 200), (0, 0, 0), cv2.FONT_HERSHEY_SIMPLEX
+    for k in range(11):
+        cv2.line(image, at(k / 10, 0), at(k / 10, 1), grey, 1)
+        cv2.line(image, at(0, k / 10), at(1, k / 10), grey, 1)
+        cv2.putText(
+            image, f"{k / 10:.1f}", (at(k / 10, 0)[0] - 10, size + margin + 18), font, 0.4, black, 1
+        )
+        cv2.putText(image, f"{k / 10:.1f}", (8, at(0, k / 10)[1] + 4), font, 0.4, black, 1)
+    cv2.line(image, at(0, 0), at(1, 1), (150, 150, 150), 1, cv2.LINE_AA)
+    cv2.line(image, at(threshold, 0), at(threshold, 1), (0, 0, 220), 1)
+    most = max(b["photos"] for b in bins)
+    for b in bins:
+        radius = max(3, int(14 * (b["photos"] / most) ** 0.5))
+        cv2.circle(image, at(b["mean_p"], b["right"]), radius, (200, 120, 0), -1, cv2.LINE_AA)
+    cv2.putText(
+        image, "P(right)", (margin + size // 2 - 30, size + margin + 40), font, 0.5, black, 1
+    )
+    cv2.putText(image, "read right", (4, margin - 16), font, 0.5, black, 1)
+    cv2.putText(
+        image,
+        f"threshold {threshold:.3f}",
+        (at(threshold, 1)[0] - 130, margin - 4),
+        font,
+        0.4,
+        (0, 0, 220),
+        1,
+    )
+    cv2.imwrite(str(path), image)
+
+
 def flag_figures(flagged: np.ndarray, right: np.ndarray) -> Json:
     return {
         "flag_rate": round(float(flagged.mean()), 4),
@@ -262,6 +303,9 @@ def evaluate(args: argparse.Namespace) -> Json:
         }
     if args.report:
         Path(args.report).write_text(json.dumps({"summary": out, "photos": rows}, indent=1))
+    if args.diagram:
+        reliability_png(out["complete"]["reliability"], model.threshold, Path(args.diagram))
+        out["diagram"] = str(args.diagram)
     return out
 
 
@@ -286,6 +330,7 @@ def main() -> None:
     e.add_argument("--n", type=int, help="the first N photos only")
     e.add_argument("--model", help="review model JSON (default: the shipped one)")
     e.add_argument("--report", help="write every photo's probability here (JSON)")
+    e.add_argument("--diagram", help="draw the complete wins' reliability diagram here (PNG)")
     for command in (f, e):
         command.add_argument(
             "--reader",
