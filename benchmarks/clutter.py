@@ -66,7 +66,6 @@ def measure(
             result = interpret(
                 tiles,
                 image_size=photo.original_size,
-                reader=recognizer.reader,
                 objectness=objectness,
             )
             found[name].append(len(result.to_json()["tiles"]))

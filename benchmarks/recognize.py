@@ -39,7 +39,6 @@ from scoring.tiles import BACK, FLOWERS
 from vision.load import load_photo, read_header
 from vision.looks import describe
 from vision.pipeline import Recognition, Recognizer, interpret
-from vision.search import Reader
 from vision.simulate import tiles_from_annotations
 from vision.types import Tiles
 
@@ -156,7 +155,6 @@ def evaluate(args: argparse.Namespace) -> Json:
             index_model=args.index_reader,
         )
     rng = np.random.default_rng(args.seed)
-    reader = Reader(args.reader)
     rows = []
     for path in files:
         label = json.loads(path.read_text())
@@ -166,9 +164,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             photo = load_photo(path.with_suffix(".jpg"))
             tiles = tiles_from_annotations(label["annotations"], rng, canonical=args.canonical)
             tiles = classifier.classify(photo, tiles)
-            result = interpret(
-                tiles, context, args.ruleset, image_size=photo.original_size, reader=reader
-            )
+            result = interpret(tiles, context, args.ruleset, image_size=photo.original_size)
         elif recognizer is None:
             # Every labelled tile, cut-off ones included: the scene labels only visible tiles.
             tiles = tiles_from_annotations(
@@ -181,14 +177,14 @@ def evaluate(args: argparse.Namespace) -> Json:
             )
             header = read_header(path.with_suffix(".jpg").read_bytes())
             size = (header.width, header.height)
-            result = interpret(tiles, context, args.ruleset, image_size=size, reader=reader)
+            result = interpret(tiles, context, args.ruleset, image_size=size)
         elif args.cache:
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), Path(args.cache))
-            result = interpret(tiles, context, args.ruleset, image_size=size, reader=reader)
+            result = interpret(tiles, context, args.ruleset, image_size=size)
         else:
             photo, tiles = recognizer.read_tiles(path.with_suffix(".jpg"))
             size = photo.original_size
-            result = interpret(tiles, context, args.ruleset, image_size=size, reader=reader)
+            result = interpret(tiles, context, args.ruleset, image_size=size)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
         row = _row(path.stem, hand, result, args.ruleset, in_hand)
         row["design"] = _design(label["annotations"])
@@ -350,7 +346,6 @@ def _summary(rows: list[Json], args: argparse.Namespace) -> Json:
     reasons = Counter(reason.split(" (")[0] for r in rows for reason in r["reasons"])
     return {
         "mode": args.mode,
-        "reader": args.reader,
         "photos": n,
         "sharpness": [args.sharp_lo, args.sharp_hi] if args.mode == "sim" else None,
         "jitter": args.jitter if args.mode == "sim" else None,
@@ -481,12 +476,6 @@ def main() -> None:
         "--canonical", action="store_true", help="sim: corners in the detector's canonical order"
     )
     e.add_argument("--report", help="write every photo's outcome to this JSON file")
-    e.add_argument(
-        "--reader",
-        choices=[r.value for r in Reader],
-        default=Reader.CASCADE.value,
-        help="how tiles become a hand: the cascade of repairs or the layout search",
-    )
     e.add_argument(
         "--cache", help="models: keep each photo's detected and classified tiles in this folder"
     )

@@ -49,7 +49,6 @@ from vision.calibration import (
 from vision.notes import Note, NoteCode
 from vision.pipeline import Recognizer, interpret
 from vision.registry import shipped
-from vision.search import Reader
 
 Json = dict[str, Any]
 BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
@@ -67,7 +66,6 @@ def readings(
     cache: Path,
     n: int | None = None,
     ruleset: str = "mcr",
-    reader: Reader = Reader.CASCADE,
 ) -> list[Json]:
     """Per photo (the first `n`, in order): its features (None where no hand was read),
     whether the reading is right, whether the photo shows the whole hand, and the review
@@ -84,7 +82,7 @@ def readings(
             recognizer = recognizer or Recognizer()
             tiles, size = models_read(recognizer, jpg, cache)
         context = context_of(label["hand"])
-        result = interpret(tiles, context, ruleset, image_size=size, reader=reader)
+        result = interpret(tiles, context, ruleset, image_size=size)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
         row = _row(path.stem, label["hand"], result, ruleset, in_hand)
         features = reading_features(
@@ -152,7 +150,7 @@ def fit(args: argparse.Namespace) -> Json:
     rows = [
         row
         for data, cache in zip(args.data, args.cache, strict=True)
-        for row in readings(Path(data), Path(cache), args.n, reader=Reader(args.reader))
+        for row in readings(Path(data), Path(cache), args.n)
     ]
     p = out_of_fold(rows, l2=args.l2)
     right = np.array([r["right"] for r in rows], bool)
@@ -193,7 +191,6 @@ def fit(args: argparse.Namespace) -> Json:
         "l2": args.l2,
         "threshold_target": args.target,
         "flag": name,
-        "reader": args.reader,
     }
     Path(args.out).write_text(json.dumps(model.to_json(fitted_on), indent=1) + "\n")
     return {
@@ -280,11 +277,11 @@ def evaluate(args: argparse.Namespace) -> Json:
     model = load_review_model(Path(args.model)) if args.model else shipped_review_model()
     if model is None:
         raise SystemExit(f"no review model: fit one ({shipped('review').path} is missing)")
-    rows = readings(Path(args.data), Path(args.cache), args.n, reader=Reader(args.reader))
+    rows = readings(Path(args.data), Path(args.cache), args.n)
     for row in rows:
         features = None if row["features"] is None else np.array(row["features"])
         row["p"] = model.p_right(features)
-    out: Json = {"reader": args.reader, "threshold": model.threshold}
+    out: Json = {"threshold": model.threshold}
     for name, chosen in (("complete", [r for r in rows if r["complete"]]), ("all", rows)):
         p = np.array([r["p"] for r in chosen])
         right = np.array([r["right"] for r in chosen], bool)
@@ -331,13 +328,6 @@ def main() -> None:
     e.add_argument("--model", help="review model JSON (default: the shipped one)")
     e.add_argument("--report", help="write every photo's probability here (JSON)")
     e.add_argument("--diagram", help="draw the complete wins' reliability diagram here (PNG)")
-    for command in (f, e):
-        command.add_argument(
-            "--reader",
-            choices=[r.value for r in Reader],
-            default=Reader.CASCADE.value,
-            help="how tiles become a hand: the cascade of repairs or the layout search",
-        )
     args = parser.parse_args()
     result = fit(args) if args.command == "fit" else evaluate(args)
     print(json.dumps(result, indent=1))

@@ -1,7 +1,7 @@
 """Tiles apart from the hand: true and false detections by detector confidence.
 
-The pipeline leaves out a tile found apart from the hand under `STRAY_MIN_CONFIDENCE`
-(`vision.pipeline`). This runs the shipped models with that floor off, matches every reported
+The search leaves out a tile found apart from the hand under `STRAY_MIN_CONFIDENCE`
+(`vision.moves`). This runs the shipped models with that floor off, matches every reported
 tile to the labels (box IoU >= 0.5) and prints, for each candidate floor, how many true and
 false tiles it would leave out and the photos' tile errors (missed + false) that remain.
 
@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import vision.moves as moves
 import vision.pipeline as pipeline
 from benchmarks.vision import _truth as truth
 from benchmarks.vision import read_synth
@@ -46,7 +47,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N photos")
     args = parser.parse_args()
     photos = labelled_photos(args.data)[: args.limit]
-    pipeline.STRAY_MIN_CONFIDENCE = 0.0  # every detection, with the role the layout gave it
+    moves.STRAY_MIN_CONFIDENCE = 0.0  # every detection, with the role the layout gave it
     recognizer = pipeline.Recognizer()
     labelled = 0
     found: list[tuple[bool, float, bool]] = []  # (apart from the hand, confidence, true tile)

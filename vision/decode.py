@@ -576,10 +576,12 @@ def _report(
 
 
 def _cheapest_alone(tiles: Tiles, variable: _Variable) -> float:
-    """Cost of the tiles' top codes taken one by one, rules ignored (the raw reading)."""
+    """Cost of the tiles' top codes taken one by one, rules ignored (the raw reading). Of a
+    concealed kong only its faces shown count: two that read as two tiles cost their kong."""
+    shown = variable.tiles
     if variable.group is not None and variable.group.role == Role.CONCEALED_KONG:
-        return variable.options[0][0]
-    return sum(float(-np.log(_playing_probs(tiles, i).max())) for i in variable.tiles)
+        shown = tuple(i for i in variable.tiles if not _down(tiles, i))
+    return sum(float(-np.log(_playing_probs(tiles, i).max())) for i in shown)
 
 
 def _named(tiles: Tiles, variables: list[_Variable], choice: list[int]) -> _Named:

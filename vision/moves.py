@@ -21,7 +21,7 @@ import numpy.typing as npt
 from vision.layout import Layout, role_of_each
 from vision.priors import TWINS, Attribute
 from vision.roles import Role
-from vision.types import Tiles
+from vision.types import BACK_INDEX, WHITE_INDEX, Tiles
 
 Array = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -36,6 +36,13 @@ DOUBTED = 0.1
 # ...two detections are proposed as one tile seen twice within `vision.priors.TWINS` face
 # heights, and at most this many moves are proposed, the likeliest first.
 MAX_MOVES = 12
+# A detection the first layout puts apart from the win, found under this, is too faint to
+# report and is not read (one flagged face down stays: backs are faint to the detector, and
+# may be a concealed kong's).
+STRAY_MIN_CONFIDENCE = 0.4
+# A tile is blank (a white dragon or a back: no print to tell which) where the classifier
+# gives the two together at least this.
+BLANK = 0.9
 
 
 class MoveKind(StrEnum):
@@ -110,6 +117,14 @@ def propose(tiles: Tiles, found: Layout, odds: dict[Attribute, Array]) -> list[M
     return [*faint_strays(tiles, found), *moves][:MAX_MOVES]
 
 
+def unreported(tiles: Tiles, found: Layout) -> Mask:
+    """Per detection: apart from the win as first laid out, under STRAY_MIN_CONFIDENCE, and
+    not flagged face down."""
+    apart = np.array([r == Role.STRAY for r in role_of_each(found, len(tiles))], dtype=bool)
+    faint = apart & (tiles.confidence < STRAY_MIN_CONFIDENCE)
+    return np.asarray(faint & ~tiles.face_down.astype(bool), dtype=bool)
+
+
 def faint_strays(tiles: Tiles, found: Layout) -> list[Move]:
     """All faint detections the layout leaves out of the win, dropped at once (one move, or
     none): out of the win either way they cost nothing, but a false one in a row of the
@@ -149,15 +164,19 @@ def drops(tiles: Tiles, odds: dict[Attribute, Array], near: Mask) -> list[Move]:
 
 
 def flips(tiles: Tiles, odds: dict[Attribute, Array], near: Mask) -> list[Move]:
-    """Face-down and crosswise flags the priors give the other state at least FLIP_FLOOR."""
+    """Face-down and crosswise flags the priors give the other state at least FLIP_FLOOR,
+    and the face-down flag of every blank tile: a blank white dragon and a pale back look
+    alike to every model, so which it is, the hand decides (the prior still weighs it)."""
     floor = _logit(FLIP_FLOOR)
+    blank = _blank(tiles)
     out = []
     for attribute, flag, on, off in (
         (Attribute.FACE_DOWN, tiles.face_down, MoveKind.TURN_FACE_DOWN, MoveKind.TURN_FACE_UP),
         (Attribute.CROSSWISE, tiles.sideways, MoveKind.TURN_CROSSWISE, MoveKind.TURN_UPRIGHT),
     ):
         signed = np.where(flag, -odds[attribute], odds[attribute])  # log-odds of the flip
-        for t in np.flatnonzero(near & (signed >= floor)):
+        either = blank if attribute is Attribute.FACE_DOWN else np.zeros(len(tiles), bool)
+        for t in np.flatnonzero(near & ((signed >= floor) | either)):
             # The gain: log P(flipped) - log P(as flagged), the log-odds of the flip.
             gain = float(signed[t])
             out.append(Move(off if flag[t] else on, (int(t),), gain, gain))
@@ -178,6 +197,12 @@ def together(single: list[Move], found: Layout) -> list[Move]:
             gain = sum(m.log_odds for m in moves)
             out.append(Move(kind, tuple(t for m in moves for t in m.tiles), gain, gain))
     return out
+
+
+def _blank(tiles: Tiles) -> Mask:
+    """Per tile: read as a white dragon or a back, together at least BLANK."""
+    mass = tiles.probs[:, [WHITE_INDEX, BACK_INDEX]].sum(axis=1)
+    return np.asarray(mass >= BLANK, dtype=bool)
 
 
 def _logit(p: float) -> float:

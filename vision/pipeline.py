@@ -2,14 +2,13 @@
 
 `Recognizer` holds the ONNX sessions (loaded once); `interpret` is the half after the
 models, usable on its own with tiles from anywhere (tests feed it synthetic tiles). The
-stages live in their own modules: `vision.repairs` (the layout read again where it shows a
-slip), `vision.decode`, `vision.review` (the checks), `vision.recognition` (the result and
-its JSON), `vision.context` (the win's context, checked).
+stages live in their own modules: `vision.search` (layout and decoding as one search),
+`vision.review` (the checks), `vision.recognition` (the result and its JSON),
+`vision.context` (the win's context, checked).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from dataclasses import replace
@@ -21,23 +20,13 @@ import numpy as np
 from scoring import score as score_hand
 from vision.calibration import reading_features, shipped_review_model
 from vision.context import ContextError, check_context
-from vision.decode import decode
 from vision.load import Photo, load_photo
+from vision.moves import STRAY_MIN_CONFIDENCE
 from vision.notes import Note, NoteCode
 from vision.objectness import Objectness, shipped_objectness
 from vision.priors import LayoutPriors, shipped_priors
 from vision.recognition import Recognition
 from vision.registry import model_card, require
-from vision.repairs import (
-    FAINT_LONE_TILE,
-    FALSE_CLAIM,
-    STRAY_MIN_CONFIDENCE,
-    THIRTEEN_AFTER_ALL,
-    backs_taken_for_blank_faces,
-    laid_out,
-    read_again,
-    seen_twice,
-)
 from vision.review import (
     MELD_WITHOUT_CROSSWISE_TILE,
     TOO_MANY_COPIES,
@@ -45,15 +34,13 @@ from vision.review import (
     doubts_score,
     review_notes,
 )
-from vision.search import Reader
+from vision.search import THIRTEEN_AFTER_ALL
 from vision.search import read as search_read
 from vision.tileset import TileSet, TileSetError
 from vision.types import Tiles
 
 # Names callers import from here.
 __all__ = [
-    "FAINT_LONE_TILE",
-    "FALSE_CLAIM",
     "MELD_WITHOUT_CROSSWISE_TILE",
     "STRAY_MIN_CONFIDENCE",
     "THIRTEEN_AFTER_ALL",
@@ -62,11 +49,9 @@ __all__ = [
     "ContextError",
     "Recognition",
     "Recognizer",
-    "backs_taken_for_blank_faces",
     "check_context",
     "doubts_score",
     "interpret",
-    "seen_twice",
 ]
 
 Json = dict[str, Any]
@@ -96,11 +81,7 @@ class Recognizer:
         file; `index`, `index_path`: the same for the index reader
         (`vision.classify.Classifier`); `objectness`: as `interpret` takes it."""
         self.objectness = objectness
-        # A misnamed MJLENS_READER, or the search without its priors, fails here, when the
-        # models load, not on every photo.
-        self.reader = _reader(None)
-        if self.reader is Reader.SEARCH:
-            _priors()
+        _priors()  # the search without its priors fails here, not on every photo
         detector_file = require("detector", detector_path)
         classifier_file = require("classifier", classifier_path)
         sideways_file = require("sideways")
@@ -152,7 +133,6 @@ class Recognizer:
             ruleset,
             timings=timings,
             image_size=photo.original_size,
-            reader=self.reader,
             objectness=self.objectness,
         )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
@@ -190,7 +170,6 @@ def interpret(
     *,
     timings: dict[str, float] | None = None,
     image_size: tuple[int, int] | None = None,
-    reader: Reader | None = None,
     objectness: Objectness | bool = True,
 ) -> Recognition:
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
@@ -199,8 +178,8 @@ def interpret(
     tiles without the classifier's embeddings pass): `objectness` True uses the shipped
     model, False none (to measure without it), or the model given.
 
-    `reader` chooses how the tiles become a hand (`vision.search.Reader`; by default
-    `MJLENS_READER`, else the cascade of repairs).
+    The tiles become a hand by one search (`vision.search.read`) over the layout, the
+    detector's slips and the hand's readings.
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
     the photo's edge: part of the hand may be outside the picture. The recognition's
@@ -212,16 +191,10 @@ def interpret(
     no_tile = shipped_objectness() if objectness is True else objectness or None
     if no_tile is not None:
         tiles = no_tile.keep(tiles)
-    if _reader(reader) is Reader.SEARCH:
-        # Layout and decoding are one search: its time is the decoding's.
-        clock = _lap(timings, "layout", clock)
-        searched = search_read(tiles, checked, _priors())
-        tiles, found, decoded = searched.tiles, searched.found, searched.decoded
-    else:
-        tiles, found = laid_out(tiles)
-        clock = _lap(timings, "layout", clock)
-        decoded = decode(tiles, found, checked)
-        tiles, found, decoded = read_again(tiles, found, decoded, checked)
+    # Layout and decoding are one search: its time is the decoding's.
+    clock = _lap(timings, "layout", clock)
+    searched = search_read(tiles, checked, _priors())
+    tiles, found, decoded = searched.tiles, searched.found, searched.decoded
     clock = _lap(timings, "decode", clock)
     notes = [*found.notes, *(n for n in decoded.notes if n not in found.notes)]
     if image_size is not None and (cut := _touching_edge(tiles, image_size)):
@@ -249,19 +222,6 @@ def interpret(
     return Recognition(
         tiles, found, decoded, scored, notes, review, doubts, timings, p_right=p_right
     )
-
-
-def _reader(reader: Reader | None) -> Reader:
-    """The reader asked for, else `MJLENS_READER`'s, else the cascade; an unknown name in
-    the environment is a ValueError naming the known ones."""
-    if reader is not None:
-        return reader
-    name = os.environ.get("MJLENS_READER", Reader.CASCADE.value)
-    try:
-        return Reader(name)
-    except ValueError:
-        known = ", ".join(r.value for r in Reader)
-        raise ValueError(f"MJLENS_READER={name!r}: one of {known}") from None
 
 
 def _priors() -> LayoutPriors:

@@ -9,7 +9,9 @@ A hypothesis is a set of moves (`vision.moves`) applied to the tiles as detected
   + log(best legal reading / tile-by-tile reading) of the hand's tiles  (`Decoded.plausibility`)
 
 the decoder's calibrated log-probabilities of the faces against the fitted log-priors of the
-layout; a hypothesis with no legal hand scores nothing. Hypotheses are tried best-first on an
+layout; a hypothesis with no legal hand scores nothing, nor one that keeps a tile seen twice
+twice, turns a tile up or down at the price of overruling a confident reading, or lacks a
+concealed kong the player named. Hypotheses are tried best-first on an
 upper bound (the faces' term is at most 0, each detection's membership at most its likelier
 state), with a budget counted in hypotheses, so that a photo reads the same on any machine.
 The k best are weighed by their scores: a hand's probability is its share of them, summed
@@ -23,15 +25,15 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from scoring.tiles import CLASSES
 from vision.decode import Decoded, decode
 from vision.layout import WAITING_TILES, Layout, layout, role_of_each
-from vision.moves import Move, MoveKind, apply_moves, propose
+from vision.moves import Move, MoveKind, apply_moves, propose, unreported
 from vision.notes import Note, NoteCode
 from vision.priors import Attribute, LayoutPriors, log_probs
 from vision.roles import Role
@@ -49,14 +51,6 @@ SPAN = math.log(100)
 K_BEST = 4  # hands reported: the chosen one and its runners-up
 DROPPED_FROM_HAND = "a detection in the hand was left out: the hand is likelier without it"
 TURNED_UPRIGHT = "a crosswise flag was taken as false: the hand is likelier upright"
-
-
-class Reader(StrEnum):
-    """How the tiles are read into a hand: this search, or the rules of `vision.repairs`
-    applied in turn (`MJLENS_READER` or `interpret(reader=...)` chooses)."""
-
-    CASCADE = "cascade"
-    SEARCH = "search"
 
 
 @dataclass(frozen=True)
@@ -90,6 +84,9 @@ def read(
     hypotheses. Where no hypothesis reads a win that the tiles read allow, the base layout is
     also read as 13 tiles waiting to win (the photo's kind is the count's, not a prior's)."""
     base = layout(tiles) if most is None else layout(tiles, most)
+    if (faint := unreported(tiles, base)).any():
+        tiles = tiles[np.flatnonzero(~faint)]
+        base = layout(tiles) if most is None else layout(tiles, most)
     odds = priors.log_odds(tiles, base)
     member, outside = log_probs(odds[Attribute.OF_THE_WIN])
     moves = propose(tiles, base, odds)
@@ -115,7 +112,7 @@ def read(
     if most is None and _doubtful_win(result.decoded):
         waiting = read(tiles, context, priors, WAITING_TILES)
         if waiting.decoded.hand is not None and waiting.decoded.plausibility >= _OVERRULED:
-            note = Note(NoteCode.READ_AS_THIRTEEN, _THIRTEEN)
+            note = Note(NoteCode.READ_AS_THIRTEEN, THIRTEEN_AFTER_ALL)
             found = waiting.found.noted(note)
             return replace(waiting, found=found, tried=tried + waiting.tried)
     return result
@@ -165,10 +162,10 @@ def _best_first(
     return done, tried
 
 
-# As `vision.repairs`: a win the rules read only by overruling a confident tile reading is
-# no win the tiles allow.
+# A win read only by overruling a confident tile reading is no win the tiles allow.
 _OVERRULED = 0.02
-_THIRTEEN = (
+_POSES = (MoveKind.TURN_FACE_DOWN, MoveKind.TURN_FACE_UP)
+THIRTEEN_AFTER_ALL = (
     "read as 13 tiles waiting to win, a tile near them left out: with it no win was read "
     "that the tiles as read allow"
 )
@@ -205,11 +202,40 @@ def _hypothesis(
     elif decoded.hand is None and _withheld(decoded):
         # The kong's tile is unknown, not wrong: its faces weigh nothing either way.
         score += math.log(min(decoded.plausibility, 1.0)) if decoded.plausibility > 0 else 0.0
-    elif decoded.hand is None or decoded.plausibility <= 0:
+    elif decoded.hand is None or decoded.plausibility <= 0 or _unlike_told(decoded, context):
+        score = -math.inf
+    elif any(m.kind in _POSES for m in moves) and _posed(edited, kept, decoded, moves) < _OVERRULED:
+        # A tile turned up or down to read a hand that overrules a confident reading: a
+        # blank tile's pose may be either, but not at that price (P 1m 2m P is no concealed
+        # kong; a tile read as a back at 0.99 is no white dragon).
         score = -math.inf
     else:
         score += math.log(min(decoded.plausibility, 1.0))
     return Hypothesis(moves, edited, kept, found, decoded, score)
+
+
+def _posed(
+    tiles: Tiles, kept: npt.NDArray[np.int_], decoded: Decoded, moves: tuple[Move, ...]
+) -> float:
+    """The decoding's plausibility, times, for each tile turned face up, its decoded face's
+    probability against its top class, back included: a face turned up is a face the
+    classifier must not surely deny (a tile turned down shows none to deny)."""
+    plausibility = decoded.plausibility
+    turned_up = {t for m in moves if m.kind is MoveKind.TURN_FACE_UP for t in m.tiles}
+    for k in np.flatnonzero(np.isin(kept, list(turned_up))):
+        p = tiles.probs[k]
+        plausibility *= float(p[CLASSES.index(decoded.codes[k])] / max(float(p.max()), 1e-9))
+    return plausibility
+
+
+def _unlike_told(decoded: Decoded, context: Mapping[str, Any]) -> bool:
+    """The hand lacks a concealed kong the player named (`concealed_kongs`): the player's
+    word outweighs any reading of the photo."""
+    told = [str(c) for c in context.get("concealed_kongs") or []]
+    if not told or decoded.hand is None:
+        return False
+    kongs = [m["tiles"][0] for m in decoded.hand.get("melds", []) if m.get("concealed")]
+    return any(told.count(code) > kongs.count(code) for code in set(told))
 
 
 def _withheld(decoded: Decoded) -> bool:

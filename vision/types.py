@@ -22,6 +22,7 @@ Index = int | slice | npt.NDArray[np.bool_] | npt.NDArray[np.int_]
 FLOWER_SLICE = slice(CLASSES.index(FLOWERS[0]), CLASSES.index(FLOWERS[-1]) + 1)
 # The classifier's `back` class: its second opinion on a tile the detector calls face-down.
 BACK_INDEX = CLASSES.index(BACK)
+WHITE_INDEX = CLASSES.index("P")  # the white dragon: a blank face on many sets, like a back
 
 
 def _empty_probs(n: int) -> FloatArray:

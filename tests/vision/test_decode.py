@@ -11,6 +11,7 @@ from scoring.tiles import PLAYING
 from vision.decode import decode, kept_sorted
 from vision.layout import layout
 from vision.looks import LOOK_H, LOOK_W, SHIFT
+from vision.roles import Role
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
 
@@ -187,6 +188,17 @@ def test_concealed_kong_with_two_faces_up_reads_its_tile() -> None:
     decoded = decode(tiles, layout(tiles))
     assert decoded.hand is not None
     assert decoded.hand["melds"] == [{"type": "kong", "tiles": ["5p"] * 4, "concealed": True}]
+
+
+def test_a_concealed_kong_whose_two_faces_read_as_two_tiles_is_implausible() -> None:
+    """Its faces shown are its raw reading: naming 5p 6p one tile overrules a sure 6p."""
+    tiles, _ = _tiles(KONG_HAND, kong_style="ends")
+    found = layout(tiles)
+    (kong,) = [g for g in found.groups if g.role is Role.CONCEALED_KONG]
+    up = [i for i in kong.tiles if not tiles.face_down[i]]
+    read_as(tiles, up[1], {"6p": 0.99, "5p": 0.01})
+    decoded = decode(tiles, layout(tiles))
+    assert decoded.hand is not None and decoded.plausibility < 0.02
 
 
 def test_hidden_concealed_kong_takes_its_tile_from_the_context() -> None:

@@ -20,7 +20,7 @@ from vision.moves import (
     propose,
 )
 from vision.priors import Attribute
-from vision.simulate import lay_out_hand, tiles_from_annotations
+from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
 
 HAND: dict[str, Any] = {
@@ -117,6 +117,17 @@ def test_a_blank_face_flagged_face_down_is_proposed_face_up() -> None:
     assert move.kind is MoveKind.TURN_FACE_UP and move.log_odds == pytest.approx(0.5)
     turned, _ = apply_moves(tiles, [move])
     assert not turned.face_down[4]
+
+
+def test_a_blank_tile_is_proposed_turned_however_sure_the_prior() -> None:
+    """A pale back and a blank white dragon look alike: the hand, not the prior, decides."""
+    tiles, _ = _tiles()
+    read_as(tiles, 3, {"P": 0.99, "back": 0.01})
+    (move,) = flips(tiles, _odds(tiles), _everywhere(tiles))
+    assert move.kind is MoveKind.TURN_FACE_DOWN and move.tiles == (3,)
+    assert move.log_odds == pytest.approx(-SURE)  # proposed, still weighed by the prior
+    read_as(tiles, 3, {"P": 0.6, "5p": 0.4})
+    assert flips(tiles, _odds(tiles), _everywhere(tiles)) == []
 
 
 def test_a_crosswise_flag_the_prior_doubts_is_proposed_upright() -> None:

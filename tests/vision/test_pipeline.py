@@ -11,17 +11,15 @@ import pytest
 from api.cli import main
 from api.commands.recognize import describe
 from scoring.tiles import CLASSES
-from vision.layout import APART_IN_THIRTEEN, KEPT_OUT_OF_THIRTEEN, layout
+from vision.layout import APART_IN_THIRTEEN, layout
+from vision.notes import NoteCode
 from vision.pipeline import (
-    FAINT_LONE_TILE,
-    FALSE_CLAIM,
     MELD_WITHOUT_CROSSWISE_TILE,
     STRAY_MIN_CONFIDENCE,
     THIRTEEN_AFTER_ALL,
     TOO_MANY_COPIES,
     ContextError,
     Recognizer,
-    backs_taken_for_blank_faces,
     interpret,
 )
 from vision.registry import ModelMissingError
@@ -520,7 +518,7 @@ def test_a_false_crosswise_flag_on_a_meld_that_is_none_is_dropped() -> None:
     assert result.decoded.hand is not None
     assert result.decoded.hand["melds"] == []
     assert sorted(result.decoded.hand["concealed"]) == sorted(hand["concealed"])
-    assert FALSE_CLAIM in result.review_reasons
+    assert NoteCode.FALSE_CLAIM in {note.code for note in result.doubts}
 
 
 @pytest.mark.parametrize("apart", [1, 2])
@@ -693,7 +691,8 @@ def test_five_blank_tiles_in_a_row_are_no_kong_of_backs() -> None:
     at = sorted(row.index(i) for i in backs)
     beside = [row[j] for j in (at[0] - 1, at[-1] + 1) if 0 <= j < len(row)]
     read_as(tiles, beside[0], {"P": 0.99, "back": 0.01})
-    assert not backs_taken_for_blank_faces(tiles, layout(tiles)).any()
+    result = interpret(tiles)
+    assert not result.to_json()["tiles"][beside[0]]["face_down"]
 
 
 @pytest.mark.parametrize("arrangement", ["melds_left", "melds_right"])
@@ -731,9 +730,8 @@ def test_a_claimed_pung_read_as_three_flowers_stays_a_claimed_pung(arrangement: 
 def test_a_faint_false_tile_that_leaves_no_legal_hand_is_left_out(confidence: float) -> None:
     """Fresh real-face photo 209 of bench_real_s7: a 4s found at 0.37 just below the melds,
     nearer them than the pair laid apart above, took a place in the count; the pair was
-    left out and no legal hand was read. Found under STRAY_MIN_CONFIDENCE it is left out
-    and the hand read again, as a guess, a win before the 13 tiles waiting on 4s; found
-    surely, it stays, and the hand of 13 is flagged: the count kept the pair out."""
+    left out and no legal hand was read. Faint or less so, the false tile is left out: with
+    it no win is read, without it the win is; flagged, for a tile was left out."""
     hand = {
         "melds": [
             {"type": "pung", "tiles": [code] * 3, "claimed_from": "opposite"}
@@ -754,24 +752,18 @@ def test_a_faint_false_tile_that_leaves_no_legal_hand_is_left_out(confidence: fl
     tiles = tiles_from_annotations([*ann, false], np.random.default_rng(0), (40.0, 41.0))
     tiles.confidence[len(ann)] = confidence
     result = interpret(tiles)
-    if confidence < STRAY_MIN_CONFIDENCE:
-        assert result.decoded.hand is not None
-        assert result.decoded.hand["concealed"] == ["2m"]
-        assert result.decoded.hand["winning_tile"] == "2m"
-        assert FAINT_LONE_TILE in result.review_reasons
-        assert len(result.tiles) == len(ann)
-    else:
-        assert result.decoded.waiting and result.decoded.hand is not None
-        assert result.decoded.hand["concealed"] == ["4s"]
-        assert KEPT_OUT_OF_THIRTEEN in result.review_reasons
+    assert result.decoded.hand is not None and not result.decoded.waiting
+    assert result.decoded.hand["concealed"] == ["2m"]
+    assert result.decoded.hand["winning_tile"] == "2m"
+    assert NoteCode.FAINT_TILE_LEFT_OUT in {note.code for note in result.doubts}
+    assert len(result.tiles) == len(ann) and result.review
 
 
 @pytest.mark.parametrize("confidence", [0.35, 0.45])
 def test_a_faint_false_claimed_tile_of_a_hand_past_14_is_left_out(confidence: float) -> None:
     """Fresh training-source photo 380 of bench_train_s80 and held-out KDE photo 588: a false
     detection at 0.31-0.35 lay crosswise against the hand's tiles and made a "meld" with two
-    of them, the hand at 15. Found under STRAY_MIN_CONFIDENCE it is left out; found surely,
-    it stays, and no legal hand is read."""
+    of them, the hand at 15. Faint or less so, it is left out and the hand reads, flagged."""
     ann = lay_out_hand(HAND)
     first = min(
         (i for i, a in enumerate(ann) if a["role"] == "concealed"), key=lambda i: ann[i]["bbox"][0]
@@ -792,13 +784,10 @@ def test_a_faint_false_claimed_tile_of_a_hand_past_14_is_left_out(confidence: fl
     tiles = tiles_from_annotations([*ann, false], np.random.default_rng(0), (40.0, 41.0))
     tiles.confidence[len(ann)] = confidence
     result = interpret(tiles)
-    if confidence < STRAY_MIN_CONFIDENCE:
-        assert result.decoded.hand is not None
-        assert result.decoded.hand["concealed"] == HAND["concealed"]
-        assert FAINT_LONE_TILE in result.review_reasons
-        assert len(result.tiles) == len(ann)
-    else:
-        assert result.decoded.hand is None
+    assert result.decoded.hand is not None
+    assert result.decoded.hand["concealed"] == HAND["concealed"]
+    assert NoteCode.FAINT_TILE_LEFT_OUT in {note.code for note in result.doubts}
+    assert len(result.tiles) == len(ann) and result.review
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,11 @@
 """The layout search as a whole: one objective over moves, best-first within its budget, the
-k best readings weighed, and the reader chosen by parameter or environment."""
+k best readings weighed."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,7 @@ import pytest
 
 from vision.pipeline import interpret
 from vision.priors import Attribute, LayoutPriors, shipped_priors
-from vision.search import MAX_HYPOTHESES, Reader, read
+from vision.search import MAX_HYPOTHESES, read
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
 
@@ -127,19 +126,6 @@ def test_the_k_best_readings_are_weighed_into_one_distribution(priors: LayoutPri
     assert result.decoded.alternatives and result.decoded.confidence < 0.9
 
 
-def test_the_reader_is_chosen_by_parameter_or_environment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    tiles, _ = _tiles()
-    searched = interpret(tiles, reader=Reader.SEARCH)
-    assert searched.decoded.hand is not None
-    monkeypatch.setenv("MJLENS_READER", "search")
-    assert interpret(tiles).decoded.hand == searched.decoded.hand
-    monkeypatch.setenv("MJLENS_READER", "rules")
-    with pytest.raises(ValueError, match="cascade, search"):
-        interpret(tiles)
-
-
 def test_a_concealed_kong_showing_no_face_is_withheld_not_made_up() -> None:
     # The search once turned the kong's backs face up and named them, a hand made up.
     waiting = {
@@ -148,16 +134,15 @@ def test_a_concealed_kong_showing_no_face_is_withheld_not_made_up() -> None:
     }
     ann = lay_out_hand(waiting, kong_style="all")
     tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
-    data = interpret(tiles, reader=Reader.SEARCH).to_json()
+    data = interpret(tiles).to_json()
     assert data["hand"] is None and data["review"]
     assert "hidden_kong_unknown" in [note["code"] for note in data["notes"]]
 
 
 SCENES = 12  # seeded declared wins of the held-out designs, rendered here
 SCENE_SEED = 5570
-# Hands and scores right of the SCENES, measured: the cascade 10, the search 10.
-MEASURED_CASCADE = 10
-MEASURED_SEARCH = 10
+# Hands and scores right of the SCENES, measured.
+MEASURED = 10
 
 
 @pytest.fixture(scope="module")
@@ -176,49 +161,19 @@ def scenes() -> list[tuple[Tiles, dict[str, Any]]]:
 
 
 @pytest.mark.slow
-def test_seeded_renders_read_as_the_engine_laid_them_by_both_readers(
+def test_seeded_renders_read_as_the_engine_laid_them(
     scenes: list[tuple[Tiles, dict[str, Any]]],
 ) -> None:
-    """Hands and scores against the engine's truth, the search beside the cascade on the
-    same tiles; floors at the value measured less one hand."""
+    """Hands and scores against the engine's truth; the floor is the value measured less one
+    hand."""
     from benchmarks.recognize import canonical, context_of, score_key, true_score
 
-    right = {reader: 0 for reader in Reader}
+    right = 0
     for tiles, hand in scenes:
-        for reader in Reader:
-            result = interpret(tiles, context_of(hand), reader=reader)
-            same = canonical(result.decoded.hand) == canonical(hand)
-            right[reader] += same and score_key(result.score) == score_key(true_score(hand, "mcr"))
-    assert right[Reader.CASCADE] >= MEASURED_CASCADE - 1
-    assert right[Reader.SEARCH] >= MEASURED_SEARCH - 1
-
-
-def test_a_misnamed_reader_fails_when_the_models_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Not on each photo: a server would answer every photo with an error, a CLI batch
-    would fail photo by photo."""
-    from vision.pipeline import Recognizer
-
-    monkeypatch.setenv("MJLENS_READER", "rules")
-    with pytest.raises(ValueError, match="MJLENS_READER='rules': one of cascade, search"):
-        Recognizer()
-
-
-def test_the_cli_names_a_misnamed_reader_in_one_line(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "MJLENS_READER": "rules"}
-    photo = Path(__file__).parent / "data" / "scene_declared_win.jpg"
-    done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "recognize", str(photo)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert done.returncode != 0
-    assert done.stderr.strip().count("\n") == 0 and "MJLENS_READER" in done.stderr
+        result = interpret(tiles, context_of(hand))
+        same = canonical(result.decoded.hand) == canonical(hand)
+        right += same and score_key(result.score) == score_key(true_score(hand, "mcr"))
+    assert right >= MEASURED - 1
 
 
 def test_the_search_without_its_priors_fails_when_the_models_load(
@@ -231,8 +186,5 @@ def test_the_search_without_its_priors_fails_when_the_models_load(
         raise ModelMissingError("layout_priors is missing")
 
     monkeypatch.setattr(vision.pipeline, "_priors", missing)
-    monkeypatch.setenv("MJLENS_READER", "search")
     with pytest.raises(ModelMissingError):
         vision.pipeline.Recognizer()
-    monkeypatch.setenv("MJLENS_READER", "cascade")
-    vision.pipeline.Recognizer()
