@@ -9,11 +9,11 @@ A hypothesis is a set of moves (`vision.moves`) applied to the tiles as detected
   + log(best legal reading / tile-by-tile reading) of the hand's tiles  (`Decoded.plausibility`)
 
 the decoder's calibrated log-probabilities of the faces against the fitted log-priors of the
-layout; a hypothesis with no legal hand scores nothing, nor one that keeps a tile seen twice
-twice, turns a tile up or down at the price of overruling a confident reading, or lacks a
-concealed kong the player named. Hypotheses are tried best-first on an
-upper bound (the faces' term is at most 0, each detection's membership at most its likelier
-state), with a budget counted in hypotheses, so that a photo reads the same on any machine.
+layout; a hypothesis with no legal hand scores nothing, nor one that keeps both detections of
+a tile seen twice, turns a tile up or down at the price of overruling a confident reading,
+or lacks a concealed kong the player named. Hypotheses are tried best-first on an upper bound
+(the faces' term is at most 0, each detection's membership at most its likelier state), with
+a budget counted in hypotheses, so that a photo reads the same on any machine.
 The k best are weighed by their scores: a hand's probability is its share of them, summed
 over the hypotheses that read it.
 """
