@@ -20,18 +20,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES
 from vision.layout import Layout, role_of_each
 from vision.registry import optional
 from vision.roles import Role
-from vision.types import BACK_INDEX, FLOWER_SLICE, Tiles
+from vision.types import BACK_INDEX, FLOWER_SLICE, WHITE_INDEX, Tiles
 
 Array = npt.NDArray[np.float64]
 
 _FLOOR = 1e-4  # probabilities are taken in logs no lower than this
 _SPREAD = 3.0  # standardized inputs are held within this many standard deviations
 _FAR = 6.0  # distances, in face heights, are held under this
-_WHITE = CLASSES.index("P")
 # Two detections whose faces' centres lie this close, in face heights, may be one tile seen
 # twice (`vision.moves.merges` proposes them as one).
 TWINS = 0.5
@@ -108,7 +106,7 @@ def detection_features(tiles: Tiles, found: Layout) -> dict[str, Array]:
         "face_down_flag": tiles.face_down.astype(np.float64),
         "crosswise_flag": tiles.sideways.astype(np.float64),
         "log_back": _log(probs[:, BACK_INDEX]),
-        "log_white": _log(probs[:, _WHITE]),
+        "log_white": _log(probs[:, WHITE_INDEX]),
     }
 
 

@@ -197,7 +197,7 @@ def test_a_concealed_kong_whose_two_faces_read_as_two_tiles_is_implausible() -> 
     (kong,) = [g for g in found.groups if g.role is Role.CONCEALED_KONG]
     up = [i for i in kong.tiles if not tiles.face_down[i]]
     read_as(tiles, up[1], {"6p": 0.99, "5p": 0.01})
-    decoded = decode(tiles, layout(tiles))
+    decoded = decode(tiles, found)
     assert decoded.hand is not None and decoded.plausibility < 0.02
 
 
