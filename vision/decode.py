@@ -24,6 +24,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cache, cached_property
 from itertools import pairwise, permutations
 from typing import Any
@@ -103,6 +104,14 @@ class Change:
         }
 
 
+@dataclass(frozen=True)
+class Floor:
+    """The least log plausibility a reading must reach to matter: a win's, a waiting hand's."""
+
+    win: float = -math.inf
+    waiting: float = -math.inf
+
+
 @dataclass
 class Decoded:
     """The decoded hand, or `hand=None` with notes saying why none was found.
@@ -116,6 +125,8 @@ class Decoded:
         plausibility: probability of the best legal reading relative to the tile-by-tile top
             reading (1 when no rule had to change anything).
         cut_short: the search stopped at its budget: a likelier legal hand may exist.
+        below_floor: no legal reading is as plausible as the caller's floor asked, so none
+            was looked for further (`decode`'s `floor`).
         waiting: the hand is 13 tiles waiting to win (no winning tile), not a declared win.
     """
 
@@ -131,6 +142,7 @@ class Decoded:
     readings_tried: int = 0
     left_out: list[int] = field(default_factory=list)  # doubtful detections not in the hand
     cut_short: bool = False
+    below_floor: bool = False
     waiting: bool = False
 
     @property
@@ -190,10 +202,20 @@ class _Variable:
         )
 
 
-def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None) -> Decoded:
+def decode(
+    tiles: Tiles,
+    found: Layout,
+    context: Mapping[str, Any] | None = None,
+    floor: Floor | None = None,
+) -> Decoded:
     """Find the most probable legal hand given the tiles, their layout and the win context:
     a winning hand of 14 tiles, or a hand of 13 waiting to win (a tile set apart then counts
     among the rest; the context's flags of one win do not apply).
+
+    `floor`: the least log plausibility worth a reading, for a win and for a hand waiting;
+    where no legal reading reaches it, the decoding stops there with no hand (`below_floor`).
+    A caller comparing layouts passes what no longer matters to it: the answer is the same
+    for every reading above the floor, and reached sooner where none is.
 
     Example:
         >>> decoded = decode(tiles, layout(tiles), {"seat_wind": "S", "self_drawn": True})
@@ -245,7 +267,19 @@ def decode(tiles: Tiles, found: Layout, context: Mapping[str, Any] | None = None
         out._take(_melds_alone(tiles, variables))
         return out
     winning = None if out.waiting else found.winning
-    readings, out.readings_tried, out.cut_short = _search(variables, len(found.melds), out.waiting)
+    # A reading's plausibility is at most exp(-(its extra cost + cheapest - raw)).
+    above_raw = sum(v.options[0][0] for v in variables) - sum(
+        _cheapest_alone(tiles, v) for v in variables
+    )
+    least = -math.inf if floor is None else floor.waiting if out.waiting else floor.win
+    readings, out.readings_tried, stop = _search(
+        variables, len(found.melds), out.waiting, -least - above_raw
+    )
+    out.cut_short, out.below_floor = stop is _Stop.BUDGET, stop is _Stop.FLOOR
+    if out.below_floor:
+        message = "no legal hand as plausible as another layout's reading"
+        out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
+        return out
     if out.cut_short:
         message = "decoding stopped at its budget; the search was cut short"
         out.notes.append(Note(NoteCode.SEARCH_CUT_SHORT, message))
@@ -400,18 +434,25 @@ def _kong_options(
     return tuple((float(total[k]), (PLAYING[k],) * 4) for k in best)
 
 
+class _Stop(Enum):
+    DONE = "done"
+    BUDGET = "budget"  # at _MAX_READINGS (or the clock's guard)
+    FLOOR = "floor"  # no legal reading within the extra cost allowed
+
+
 def _search(
-    variables: list[_Variable], melds: int, waiting: bool
-) -> tuple[list[tuple[float, list[int]]], int, bool]:
+    variables: list[_Variable], melds: int, waiting: bool, most_extra: float = math.inf
+) -> tuple[list[tuple[float, list[int]]], int, _Stop]:
     """Legal readings, best first: lazy best-first enumeration of the product of options;
-    with the readings tried and whether the search stopped at its budget.
+    with the readings tried and why the search stopped. Where no legal reading costs at most
+    `most_extra` over the cheapest, it stops with none.
 
     A state is a choice index per variable; its children raise the last raised index or raise a
     later one from 0 to 1, so each state is reached once and costs never decrease.
     """
     start = [0] * len(variables)
     heap: list[tuple[float, list[int], int]] = [(0.0, start, -1)]
-    cut_short = False
+    stop = _Stop.DONE
     legal: list[tuple[float, list[int]]] = []
     deadline = time.perf_counter() + _BUDGET_S
     tried = 0
@@ -419,6 +460,8 @@ def _search(
         extra, choice, last = heapq.heappop(heap)
         if legal and extra > legal[0][0] + _SEARCH_SPAN:
             break
+        if not legal and extra > most_extra:
+            return [], tried, _Stop.FLOOR
         tried += 1
         if _legal(variables, choice, melds, waiting):
             legal.append((extra, choice))
@@ -433,9 +476,9 @@ def _search(
             cost = extra + variables[j].options[k][0] - variables[j].options[k - 1][0]
             heapq.heappush(heap, (cost, child, j))
         if (tried >= _MAX_READINGS and heap) or time.perf_counter() > deadline:
-            cut_short = True
+            stop = _Stop.BUDGET
             break
-    return legal, tried, cut_short
+    return legal, tried, stop
 
 
 def _legal(variables: list[_Variable], choice: list[int], melds: int, waiting: bool) -> bool:

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import CLASSES
-from vision.decode import Decoded, decode
+from vision.decode import Decoded, Floor, decode
 from vision.layout import WAITING_TILES, Layout, layout, role_of_each
 from vision.moves import Move, MoveKind, apply_moves, propose, unreported
 from vision.notes import Note, NoteCode
@@ -101,10 +101,10 @@ def read(
 
     twins = [move.tiles for move in moves if move.kind is MoveKind.MERGE_TWICE]
 
-    def evaluate(chosen: tuple[int, ...]) -> Hypothesis:
+    def evaluate(chosen: tuple[int, ...], floor: Floor) -> Hypothesis:
         picked = tuple(moves[k] for k in chosen)
         first = base if not chosen else None
-        return _hypothesis(tiles, picked, context, member, outside, most, first, twins)
+        return _hypothesis(tiles, picked, context, member, outside, most, first, twins, floor)
 
     done, tried = _best_first(moves, bound, evaluate, counts_waiting=most is not None)
     laid_in_win = np.array([r != Role.STRAY for r in role_of_each(base, len(tiles))], bool)
@@ -121,16 +121,22 @@ def read(
 def _best_first(
     moves: list[Move],
     bound: Callable[[tuple[int, ...]], float],
-    evaluate: Callable[[tuple[int, ...]], Hypothesis],
+    evaluate: Callable[[tuple[int, ...], Floor], Hypothesis],
     counts_waiting: bool,
 ) -> tuple[list[Hypothesis], int]:
     """The hypotheses tried, best first, and how many: sets of moves (indices into `moves`,
     each set reached once), tried in the order of their bound, each tried one's score then
     standing in for its bound. Stops at MAX_HYPOTHESES, at K_BEST legal readings (wins, or
-    hands waiting where `counts_waiting`) popped, or when no bound comes within SPAN."""
+    hands waiting where `counts_waiting`) popped, or when no bound comes within SPAN.
+
+    Each is decoded above a floor: a reading whose score, at most its bound plus its log
+    plausibility, would fall more than SPAN below the best of its kind found so far weighs
+    under 1 % and is not looked for; nor is a hand waiting once a win is found, as a win
+    comes first (`_weighed`)."""
     heap: list[tuple[float, int, tuple[int, ...], Hypothesis | None]] = [(-bound(()), 0, (), None)]
     done: list[Hypothesis] = []
     layouts: set[tuple[object, ...]] = set()
+    best = {True: -math.inf, False: -math.inf}  # the best score found, by decoded.waiting
     tried, tick = 0, 1
     while heap:
         negative, _, chosen, hypothesis = heapq.heappop(heap)
@@ -144,8 +150,13 @@ def _best_first(
             break
         if tried >= MAX_HYPOTHESES:
             break
-        hypothesis = evaluate(chosen)
+        win, waiting = best[False] - SPAN + negative, best[True] - SPAN + negative
+        if best[False] > -math.inf and not counts_waiting:
+            waiting = math.inf
+        hypothesis = evaluate(chosen, Floor(win, waiting))
         tried += 1
+        kind = hypothesis.decoded.waiting
+        best[kind] = max(best[kind], hypothesis.score)
         if (seen := _laid_out_as(hypothesis)) not in layouts:
             # The same hand laid the same way (a stray dropped that was out anyway) is one
             # explanation, weighed once; its children are still tried.
@@ -184,20 +195,21 @@ def _hypothesis(
     most: int | None,
     base: Layout | None,
     twins: list[tuple[int, ...]],
+    floor: Floor,
 ) -> Hypothesis:
     """Lay out and decode the tiles as `moves` read them, and score the reading. A reading
     that holds both detections of a tile seen twice (`MoveKind.MERGE_TWICE`'s pairs) in the
     win is none: one tile cannot lie in two places of the hand."""
     edited, kept = apply_moves(tiles, moves)
     found = base if base is not None else layout(edited) if most is None else layout(edited, most)
-    decoded = decode(edited, found, context)
+    decoded = decode(edited, found, context, floor)
     roles = role_of_each(found, len(edited))
     left_out = set(decoded.left_out)
     in_win = np.zeros(len(tiles), dtype=bool)
     for k, role in enumerate(roles):
         in_win[kept[k]] = role != Role.STRAY and k not in left_out
     score = float(np.where(in_win, member, outside).sum()) + sum(m.log_odds for m in moves)
-    if any(in_win[list(pair)].all() for pair in twins):
+    if decoded.below_floor or any(in_win[list(pair)].all() for pair in twins):
         score = -math.inf
     elif decoded.hand is None and _withheld(decoded):
         # The kong's tile is unknown, not wrong: its faces weigh nothing either way.

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import PLAYING
-from vision.decode import decode, kept_sorted
+from vision.decode import Floor, decode, kept_sorted
 from vision.layout import layout
 from vision.looks import LOOK_H, LOOK_W, SHIFT
 from vision.roles import Role
@@ -70,6 +70,26 @@ def test_a_fifth_copy_is_impossible() -> None:
     decoded = decode(tiles, layout(tiles))
     assert decoded.hand is not None and "1m" in decoded.hand["concealed"]
     assert decoded.plausibility < 1.0
+
+
+def test_a_floor_under_the_reading_changes_nothing_and_one_over_it_stops_the_search() -> None:
+    hand = {**HAND, "concealed": ["E", "2m", "3m", "7p", "7p", "7p", "9s"]}
+    hand["concealed"][0] = "1m"
+    tiles, ann = _tiles(hand)
+    one = next(i for i, a in enumerate(ann) if a["code"] == "1m")
+    _misread(tiles, one, "E", "1m", 0.7)
+    found = layout(tiles)
+    free = decode(tiles, found)
+    assert free.hand is not None and 0 < free.plausibility < 1
+    at = float(np.log(free.plausibility))
+    under = decode(tiles, found, None, Floor(win=at - 0.01))
+    assert (under.hand, under.confidence, under.below_floor) == (free.hand, free.confidence, False)
+    over = decode(tiles, found, None, Floor(win=at + 0.01))
+    assert over.hand is None and over.below_floor
+    assert over.readings_tried < free.readings_tried
+    # The floor of the other kind (a hand waiting) does not apply to a win.
+    other = decode(tiles, found, None, Floor(waiting=at + 0.01))
+    assert other.hand == free.hand
 
 
 def test_two_readings_close_in_probability_lower_the_confidence() -> None:
