@@ -16,7 +16,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from scoring.tiles import CLASSES, FLOWERS, STANDARD_ROWS
+from scoring.tiles import BACK, CLASSES, FLOWERS, STANDARD_ROWS
 from vision.types import FloatArray, Tiles
 
 ROW_NAMES = ("characters 1-9", "circles 1-9", "bamboos 1-9", "honours E S W N C F P", "flowers")
@@ -82,6 +82,16 @@ def find_rows(tiles: Tiles) -> list[list[int]]:
     return [sorted(row, key=lambda i: x[i]) for row in rows]
 
 
+def _faces_only(probs: FloatArray, row: list[int]) -> list[int]:
+    """The row without the tiles read face down, where only they make its length one the
+    order has no row of: an enrollment shows faces, and a face-down tile at a row's end
+    (a wall or a hand beside the rows) is no face of it. A blank face read as a back in a
+    row of the right length stays."""
+    lengths = {len(codes) for codes in STANDARD_ROWS} | {len(FLOWERS), len(FLOWERS) // 2}
+    faces = [i for i in row if probs[i].argmax() != CLASSES.index(BACK)]
+    return faces if len(row) not in lengths and len(faces) in lengths else row
+
+
 def _log_likelihood(probs: FloatArray, row: list[int], codes: tuple[str, ...]) -> float:
     cols = [CLASSES.index(c) for c in codes]
     return float(np.log(np.maximum(probs[row, cols], _FLOOR)).sum())
@@ -140,10 +150,10 @@ def read_enrollment(tiles: Tiles) -> Enrollment:
     """Label the tiles of an enrollment photo (module docstring); raises EnrollmentError."""
     if len(tiles) == 0:
         raise EnrollmentError(f"no tiles found; lay one face of each, {ORDER_TEXT}")
-    found = find_rows(tiles)
+    found = [_faces_only(tiles.probs, row) for row in find_rows(tiles)]
     # A row of the order holds 4 tiles at least: fewer are strays (a prop, a tile aside).
     seen = [row for row in found if len(row) >= MIN_ROW]
-    strays = sum(len(row) for row in found) - sum(len(row) for row in seen)
+    strays = len(tiles) - sum(len(row) for row in seen)
     # The same photo taken from across the table: the rows and each row the other way.
     turned = [row[::-1] for row in seen[::-1]]
     fits: list[tuple[list[list[int]], list[tuple[str, ...]]]] = []
@@ -164,7 +174,9 @@ def read_enrollment(tiles: Tiles) -> Enrollment:
     labels: list[str | None] = [None] * len(tiles)
     warnings = []
     if strays:
-        warnings.append(f"{strays} tile{'s' if strays != 1 else ''} outside the rows left out")
+        warnings.append(
+            f"{strays} tile{'s' if strays != 1 else ''} outside the rows or face down left out"
+        )
     for r, (row, row_codes) in enumerate(zip(rows, codes, strict=True)):
         for k, (i, code) in enumerate(zip(row, row_codes, strict=True)):
             labels[i] = code

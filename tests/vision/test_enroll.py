@@ -134,4 +134,24 @@ def test_a_stray_tile_beside_the_rows_is_left_out_with_a_warning() -> None:
     enrollment = read_enrollment(_tiles(rows))
     assert enrollment.labels[:-1] == [c for row in _order() for c in row]
     assert enrollment.labels[-1] is None
-    assert enrollment.warnings == ["1 tile outside the rows left out"]
+    assert enrollment.warnings == ["1 tile outside the rows or face down left out"]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_face_down_tile_at_a_rows_end_is_left_out(turned: bool) -> None:
+    """A face-down tile beside the rows (a wall, a hand) in line with the characters: the
+    row of ten is nine faces and a back."""
+    rows = _order()
+    rows[0] = ["back", *rows[0]]
+    enrollment = read_enrollment(_tiles(rows, turned))
+    truth = [c for row in _order() for c in row]
+    assert enrollment.labels == [None, *truth]
+    assert enrollment.warnings == ["1 tile outside the rows or face down left out"]
+
+
+def test_a_blank_face_read_as_a_back_in_a_row_of_its_length_stays() -> None:
+    rows = _order()
+    rows[3][-1] = "back"  # the white dragon, blank, read as a back
+    enrollment = read_enrollment(_tiles(rows))
+    assert enrollment.labels[33] == "P"
+    assert enrollment.warnings == []
