@@ -4,10 +4,10 @@ read with and without the set in one run; camerash crops taught with a few crops
     # one folder per design: an enrollment photo and N declared wins of one physical set
     python benchmarks/sets.py render --out .cache/sets_heldout --n 330 --seed 7100 \
         --designs kde/classic kde/default kde/traditional gnome/smooth gnome/postmodern
-    # the joint reading's three weights, fitted on training-source designs only
-    python benchmarks/sets.py render --out .cache/sets_fit --n 30 --seed 7000 --designs \
-        procedural procedural procedural procedural unicode unicode fluffystuff pixel
-    python benchmarks/sets.py fit --data .cache/sets_fit
+    # the joint reading's weights: the first 40 wins of each design, sets taught four ways
+    python benchmarks/sets.py render --out .cache/sets_fit_7200 --n 100 --seed 7200 \
+        --designs kde/classic kde/default kde/traditional gnome/smooth gnome/postmodern
+    python benchmarks/sets.py fit --data .cache/sets_fit_7200 --n 40 --teach-wins 0 1 2 4
     # with and without the set, side by side, per design
     python benchmarks/sets.py eval --data .cache/sets_heldout --report sets.json
     # camerash: 1 and 3 crops per face taught (chosen by seed), top-1 on the rest
@@ -117,7 +117,7 @@ def _drawn_box(bbox: list[float], rng: np.random.Generator) -> tuple[float, floa
     return (x + dx0, y + dy0, w - dx0 + dx1, h - dy0 + dy1)
 
 
-def _taught_photos(folder: Path, n: int, wins: int) -> list[Path]:
+def taught_photos(folder: Path, n: int, wins: int) -> list[Path]:
     """The photos read: all but those a set was taught from."""
     return _photos(folder, n + wins)[wins:]
 
@@ -149,7 +149,7 @@ def ece(probs: FloatArray, truth: list[int], bins: int = 15) -> float:
     return float(total)
 
 
-def _folders(data: list[str]) -> list[Path]:
+def folders_of(data: list[str]) -> list[Path]:
     folders = [
         f
         for d in map(Path, data)
@@ -166,30 +166,30 @@ def _photos(folder: Path, n: int) -> list[Path]:
 
 
 def fit(args: argparse.Namespace) -> Json:
-    """Maximum-likelihood weights (A, B, C, D) of `vision.tileset.joint_reading` over the
+    """Maximum-likelihood weights (`vision.tileset.WEIGHTS`) of `joint_reading` over the
     matched tiles of every design folder, each read with a set of its own design taught in
     each of the ways asked (the enrollment photo, or the first N wins' labelled tiles)."""
     recognizer = Recognizer()
     features, truth = [], []
-    for folder, wins in itertools.product(_folders(args.data), args.teach_wins):
+    for folder, wins in itertools.product(folders_of(args.data), args.teach_wins):
         tileset, why = teach(recognizer, folder, wins)
         if tileset is None:
             print(f"{folder.name}: enrollment refused: {why}")
             continue
-        for path in _taught_photos(folder, args.n, wins):
+        for path in taught_photos(folder, args.n, wins):
             anns = json.loads(path.read_text())["annotations"]
             tiles, _ = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
             rows, classes = _matched(tiles, anns)
             if not rows:
                 continue
-            features.append(_features(tileset, tiles[np.array(rows)]))
+            features.append(tileset_features(tileset, tiles[np.array(rows)]))
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
     weights = newton_fit(np.concatenate(features), truth)
     return {"tiles": len(truth), "weights": list(weights)}
 
 
-def _features(tileset: TileSet, tiles: Tiles) -> FloatArray:
+def tileset_features(tileset: TileSet, tiles: Tiles) -> FloatArray:
     """The joint reading's features of a photo's tiles."""
     return tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
 
@@ -232,19 +232,19 @@ def evaluate(args: argparse.Namespace) -> Json:
     weights = [tuple(args.weights)] if args.weights else []
     out: Json = {}
     all_rows: dict[str, list[Json]] = {"without": [], "with": []}
-    for folder in _folders(args.data):
+    for folder in folders_of(args.data):
         design = json.loads((folder / "design.json").read_text())["design"]
         start = time.perf_counter()
         tileset, why = teach(recognizer, folder, args.teach_wins)
         rows: dict[str, list[Json]] = {"without": [], "with": []}
         calib: dict[str, list[Any]] = {"without": [], "with": [], "truth": []}
-        for path in _taught_photos(folder, args.n, args.teach_wins):
+        for path in taught_photos(folder, args.n, args.teach_wins):
             label = json.loads(path.read_text())
             hand, anns = label["hand"], label["annotations"]
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
             readings = {"without": tiles}
             if tileset is not None:
-                probs = joint_reading(_features(tileset, tiles), *weights)
+                probs = joint_reading(tileset_features(tileset, tiles), *weights)
                 readings["with"] = replace(tiles, probs=probs)
             matched, truth = _matched(tiles, anns)
             calib["truth"] += truth
@@ -404,7 +404,7 @@ def main() -> None:
     teach_help = "teach from the labelled tiles of the first N wins (0: the enrollment photo)"
     f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
     e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
-    e.add_argument("--weights", nargs=8, type=float, help="instead of the shipped ones")
+    e.add_argument("--weights", nargs="+", type=float, help="instead of the shipped ones")
     for step in (f, e):
         step.add_argument(
             "--tiles",

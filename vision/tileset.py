@@ -12,10 +12,13 @@ Reading with a set joins three views of a face in one softmax over the 43 classe
                                       looks; t_c, the best likeness of its print to one of
                                       face c's crops (`vision.looks`)
     z_c = A log p_c + C               for a face it was never shown (the classifier alone)
+    z_c = (A + E) log p_c + F          for the back, which no set is shown: a face unlike
+                                      every look taught is no back unless the classifier
+                                      says so (sharing C, a flower read badly went to back)
 
 Each weight is linear in the set's coverage (the share of the 42 faces it was shown): a set
 shown every face is trusted more than one taught from a few labelled photos, whose untaught
-faces must still win their tiles. The eight numbers are fitted once by maximum likelihood on
+faces must still win their tiles. The twelve numbers are fitted once by maximum likelihood on
 the tiles of rendered wins of designs no shipped weights were trained on (KDE and GNOME
 themes), each design's set taught from one enrollment photo, and from the labelled tiles of
 one, two and four of its wins (`python benchmarks/sets.py fit`; seeds and figures in
@@ -38,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from scoring.tiles import CLASSES, FACES
+from scoring.tiles import BACK, CLASSES, FACES
 from vision.classify import FACE_MARGIN
 from vision.looks import alike_to, describe_crops
 from vision.types import FloatArray
@@ -54,8 +57,11 @@ NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 PRINT_FLOOR = 5.0
 MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly those faces
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
-# A, B, C, D, then what each gains per unit of coverage (a set shown every face: 1).
-WEIGHTS = (0.894, 4.948, 6.698, 8.247, -0.424, 0.292, -1.390, -1.079)
+# A, B, C, D, F, E, then what each gains per unit of coverage (a set shown every face: 1).
+WEIGHTS = (
+    *(0.896, 4.138, 3.396, 2.869, 6.713, 1.004),
+    *(-0.410, 1.843, 2.137, 5.799, -0.510, 0.270),
+)
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -230,7 +236,7 @@ class TileSet:
         return np.asarray(np.mean(per_face, axis=0), dtype=np.float32)
 
     def features(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
-        """(n, 43, 8) what the joint reading weighs (`joint_features`)."""
+        """(n, 43, 12) what the joint reading weighs (`joint_features`)."""
         return joint_features(probs, self.likeness(embeddings), self.printed(looks), self.taught())
 
     def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
@@ -312,22 +318,28 @@ def joint_features(
     printed: FloatArray,
     taught: npt.NDArray[np.bool_],
 ) -> FloatArray:
-    """(n, 43, 8) per tile and class: log p, s where taught, 1 where untaught, t where
-    taught; then the same four times the set's coverage (the share of the 42 faces it was
-    shown), so that the weights move with how much of the set was taught (module
-    docstring)."""
+    """(n, 43, 12) per tile and class: log p, s where taught, 1 where an untaught face, t
+    where taught, and for the back its own 1 and log p; then the same six times the set's
+    coverage (the share of the 42 faces it was shown), so that the weights move with how
+    much of the set was taught (module docstring). The back is no face a set is shown, and
+    a face unlike every taught look is no back: it weighs its own evidence."""
+    log_p = np.log(np.maximum(probs, _FLOOR))
     mask = taught[None, :]
+    back = np.zeros(len(CLASSES), bool)
+    back[CLASSES.index(BACK)] = True
     coverage = float(taught[: len(FACES)].mean())
-    four = np.stack(
+    six = np.stack(
         [
-            np.log(np.maximum(probs, _FLOOR)),
+            log_p,
             np.where(mask, likeness, 0.0),
-            np.broadcast_to(~mask, probs.shape).astype(np.float32),
+            np.broadcast_to(~mask & ~back, probs.shape).astype(np.float32),
             np.where(mask, printed, 0.0),
+            np.broadcast_to(back, probs.shape).astype(np.float32),
+            np.where(back, log_p, 0.0),
         ],
         axis=2,
     )
-    return np.concatenate([four, coverage * four], axis=2).astype(np.float32)
+    return np.concatenate([six, coverage * six], axis=2).astype(np.float32)
 
 
 def joint_reading(features: FloatArray, weights: Sequence[float] = WEIGHTS) -> FloatArray:

@@ -141,6 +141,20 @@ def test_a_face_the_set_never_showed_keeps_the_classifiers_word() -> None:
     assert CLASSES[int(reading.argmax())] == BACK
 
 
+def test_a_face_unlike_every_taught_look_is_no_back_unless_the_classifier_says_so() -> None:
+    """A flower cut badly (a crosswise quad over half its face) looks like none of the set's
+    faces; the classifier, unsure among faces, all but rules out a back."""
+    probs = np.full((1, len(CLASSES)), 0.3 / (len(CLASSES) - 3), np.float32)
+    for code, p in (("7h", 0.3), ("8h", 0.35), (BACK, 0.005)):
+        probs[0, CLASSES.index(code)] = p
+    like = np.full((1, len(CLASSES)), 0.05, np.float32)
+    like[0, CLASSES.index("7h")] = 0.25
+    taught = np.array([c != BACK for c in CLASSES])
+    reading = joint_reading(joint_features(probs, like, like, taught))
+    assert CLASSES[int(reading.argmax())] in ("7h", "8h")
+    assert reading[0, CLASSES.index(BACK)] < 0.05
+
+
 def test_an_empty_set_reads_as_the_classifier() -> None:
     probs = np.random.default_rng(0).dirichlet(np.ones(len(CLASSES)), 3).astype(np.float32)
     looks = np.zeros((3, 3, 32, 26), np.float32)
