@@ -9,13 +9,17 @@
         [--out vision/weights/review.json]
     python benchmarks/review.py eval --data .cache/review_eval_5520 \
         --cache .cache/tiles_review_eval_5520 [--report R.json] [--diagram R.png]
+    # taught sets: each win of `benchmarks/sets.py render` read with no set and with its set
+    python benchmarks/review.py fit --sets .cache/sets_fit_7200 [--data ... as above]
+    python benchmarks/review.py eval --sets .cache/sets_eval_7300
 
 Each photo is read with the shipped models (their tiles kept in `--cache`, as
 `benchmarks/recognize.py eval --mode models --cache` keeps them) under the context a user
 would give, and is "right" when its hand and its score are (`benchmarks/recognize.py`'s
 test). `fit` fits the logistic model of `vision.calibration` on every photo of the set and
 chooses the threshold on the same set, from out-of-fold probabilities (5 folds), as the
-lowest at which the unflagged reads are at least `--target` right. `eval` reports, over the
+lowest at which the unflagged reads are at least `--target` right (with sets: those read with
+a set and those read without, each). `eval` reports, over the
 photos that show the whole hand, the reliability of the probabilities (per bin: photos, mean
 probability, share right) and, side by side, the review checks' flag (any check fired) and
 the calibrated flag: hands right, flag rate, unflagged reads right, wrong hands flagged.
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import itertools
 
 from benchmarks.recognize import _row, context_of, kept_read, models_read
+from benchmarks.sets import folders_of, taught_photos, teach, tileset_features
 from vision.calibration import (
     FEATURES,
     GUESS_CHECKS,
@@ -49,6 +55,8 @@ from vision.calibration import (
 from vision.notes import Note, NoteCode
 from vision.pipeline import Recognizer, interpret
 from vision.registry import shipped
+from vision.tileset import joint_reading
+from vision.types import Tiles
 
 Json = dict[str, Any]
 BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
@@ -81,30 +89,55 @@ def readings(
         else:
             recognizer = recognizer or Recognizer()
             tiles, size = models_read(recognizer, jpg, cache)
-        context = context_of(label["hand"])
-        result = interpret(tiles, context, ruleset, image_size=size)
-        in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
-        row = _row(path.stem, label["hand"], result, ruleset, in_hand)
-        features = reading_features(
-            result.tiles, result.layout, result.decoded, result.doubts, result.notes
-        )
-        rows.append(
-            {
-                "photo": path.stem,
-                "right": bool(row["hand_right"] and row["score_right"]),
-                "complete": bool(row["complete"]),
-                # The checks alone: not the note of a flag from the probability itself.
-                "checks": [
-                    note.code.value
-                    for note in result.doubts
-                    if note.code is not NoteCode.UNLIKELY_RIGHT
-                ],
-                "features": None if features is None else features.tolist(),
-                "hand_right": bool(row["hand_right"]),
-                "score_right": bool(row["score_right"]),
-            }
-        )
+        rows.append(_reading(path.stem, label, tiles, size, ruleset, taught=False))
     return rows
+
+
+def set_readings(
+    folder: Path, cache: str = "tiles", n: int | None = None, ruleset: str = "mcr"
+) -> list[Json]:
+    """`readings` of one design folder of `benchmarks/sets.py render` (the first `n` wins),
+    each photo twice: with no set, and with the set its enrollment photo teaches (where the
+    enrollment is refused, without only). The models' tiles are kept in the folder's
+    `cache`, as `benchmarks/sets.py eval` keeps them."""
+    recognizer = Recognizer()
+    tileset, why = teach(recognizer, folder)
+    if tileset is None:
+        print(f"{folder.name}: enrollment refused ({why}): read without a set only")
+    rows = []
+    for path in taught_photos(folder, n if n is not None else 10**9, 0):
+        label = json.loads(path.read_text())
+        tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / cache)
+        rows.append(_reading(path.stem, label, tiles, size, ruleset, taught=False))
+        if tileset is not None:
+            taught = replace(tiles, probs=joint_reading(tileset_features(tileset, tiles)))
+            rows.append(_reading(path.stem, label, taught, size, ruleset, taught=True))
+    return rows
+
+
+def _reading(
+    stem: str, label: Json, tiles: Tiles, size: tuple[int, int], ruleset: str, taught: bool
+) -> Json:
+    context = context_of(label["hand"])
+    result = interpret(tiles, context, ruleset, image_size=size)
+    in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
+    row = _row(stem, label["hand"], result, ruleset, in_hand)
+    features = reading_features(
+        result.tiles, result.layout, result.decoded, result.doubts, result.notes
+    )
+    return {
+        "photo": stem,
+        "taught": taught,
+        "right": bool(row["hand_right"] and row["score_right"]),
+        "complete": bool(row["complete"]),
+        # The checks alone: not the note of a flag from the probability itself.
+        "checks": [
+            note.code.value for note in result.doubts if note.code is not NoteCode.UNLIKELY_RIGHT
+        ],
+        "features": None if features is None else features.tolist(),
+        "hand_right": bool(row["hand_right"]),
+        "score_right": bool(row["score_right"]),
+    }
 
 
 def _matrix(rows: list[Json]) -> tuple[np.ndarray, np.ndarray]:
@@ -128,14 +161,21 @@ def out_of_fold(rows: list[Json], folds: int = 5, l2: float = 1.0) -> np.ndarray
 
 
 def choose_threshold(
-    p: np.ndarray, right: np.ndarray, hard: np.ndarray, checked: np.ndarray, target: float
+    p: np.ndarray,
+    right: np.ndarray,
+    hard: np.ndarray,
+    checked: np.ndarray,
+    target: float,
+    taught: np.ndarray | None = None,
 ) -> float:
     """The lowest threshold at which the unflagged reads are at least `target` right (and at
     least one stays unflagged): those no hard check flags, at or above the threshold or,
-    where a check is needed, with no check fired."""
+    where a check is needed, with no check fired. With `taught` (each reading's), the
+    target holds for the reads with a taught set and for those without, each."""
+    groups = [np.ones(len(p), bool)] if taught is None else [taught, ~taught]
     for t in sorted(set(np.round(p, 6))):
         kept = ((p >= t) | ~checked) & ~hard
-        if kept.any() and right[kept].mean() >= target:
+        if kept.any() and all(right[kept & g].mean() >= target for g in groups if (kept & g).any()):
             return float(t)
     return 1.0
 
@@ -147,13 +187,17 @@ def hard_flags(rows: list[Json], checks: frozenset[NoteCode]) -> np.ndarray:
 def fit(args: argparse.Namespace) -> Json:
     if not len(args.data) == len(args.cache) == len(args.seed):
         raise SystemExit("fit: give one --cache and one --seed for each --data set")
+    if not args.data and not args.sets:
+        raise SystemExit("fit: give --data sets of renders, --sets of designs, or both")
     rows = [
         row
         for data, cache in zip(args.data, args.cache, strict=True)
         for row in readings(Path(data), Path(cache), args.n)
     ]
+    rows += [row for folder in folders_of(args.sets) for row in set_readings(folder, n=args.n)]
     p = out_of_fold(rows, l2=args.l2)
     right = np.array([r["right"] for r in rows], bool)
+    taught = np.array([r["taught"] for r in rows], bool)
     # Four ways to flag, chosen between on this set: the probability alone, or with the
     # checks of a layout guess kept whatever the probability; the checks, cleared where the
     # probability is high, or all but a layout guess so cleared. Of those whose unflagged
@@ -165,7 +209,7 @@ def fit(args: argparse.Namespace) -> Json:
     for name, checks, needs_check in VARIANTS:
         hard = hard_flags(rows, checks)
         checked = fired if needs_check else everything
-        t = choose_threshold(p, right, hard, checked, args.target)
+        t = choose_threshold(p, right, hard, checked, args.target, taught)
         flagged = ((p < t) & checked) | hard
         variants[name] = (checks, needs_check, t, flagged)
 
@@ -183,10 +227,16 @@ def fit(args: argparse.Namespace) -> Json:
     )
     fitted_on = {
         "data": "; ".join(
-            f"benchmarks/recognize.py render --sources kde gnome --size 1024 --seed {seed}"
-            for seed in args.seed
+            [
+                *(
+                    f"benchmarks/recognize.py render --sources kde gnome --size 1024 --seed {seed}"
+                    for seed in args.seed
+                ),
+                *(f"benchmarks/sets.py render, {len(folders_of([d]))} designs" for d in args.sets),
+            ]
         ),
         "photos": len(rows),
+        "taught": int(taught.sum()),
         "right": int(right.sum()),
         "l2": args.l2,
         "threshold_target": args.target,
@@ -277,12 +327,27 @@ def evaluate(args: argparse.Namespace) -> Json:
     model = load_review_model(Path(args.model)) if args.model else shipped_review_model()
     if model is None:
         raise SystemExit(f"no review model: fit one ({shipped('review').path} is missing)")
-    rows = readings(Path(args.data), Path(args.cache), args.n)
+    if args.sets:
+        rows = [row for folder in folders_of(args.sets) for row in set_readings(folder, n=args.n)]
+    elif args.data and args.cache:
+        rows = readings(Path(args.data), Path(args.cache), args.n)
+    else:
+        raise SystemExit("eval: give --data and --cache, or --sets")
     for row in rows:
         features = None if row["features"] is None else np.array(row["features"])
         row["p"] = model.p_right(features)
     out: Json = {"threshold": model.threshold}
-    for name, chosen in (("complete", [r for r in rows if r["complete"]]), ("all", rows)):
+    complete = [r for r in rows if r["complete"]]
+    parts = [("complete", complete), ("all", rows)]
+    if args.sets:  # each photo was read twice: with no set, and with its set taught
+        parts = [
+            (f"{name}_{way}", [r for r in chosen if r["taught"] == (way == "with_set")])
+            for way in ("without_set", "with_set")
+            for name, chosen in parts
+        ]
+    for name, chosen in parts:
+        if not chosen:
+            continue
         p = np.array([r["p"] for r in chosen])
         right = np.array([r["right"] for r in chosen], bool)
         checks = np.array([bool(r["checks"]) for r in chosen], bool)
@@ -301,7 +366,8 @@ def evaluate(args: argparse.Namespace) -> Json:
     if args.report:
         Path(args.report).write_text(json.dumps({"summary": out, "photos": rows}, indent=1))
     if args.diagram:
-        reliability_png(out["complete"]["reliability"], model.threshold, Path(args.diagram))
+        first = next(name for name, _ in parts if name.startswith("complete"))
+        reliability_png(out[first]["reliability"], model.threshold, Path(args.diagram))
         out["diagram"] = str(args.diagram)
     return out
 
@@ -314,16 +380,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     f = sub.add_parser("fit", help="fit the model and its threshold on one set of renders")
-    f.add_argument("--data", nargs="+", required=True, help="one or more sets of renders")
-    f.add_argument("--cache", nargs="+", required=True, help="the models' tiles, one per set")
-    f.add_argument("--seed", type=int, nargs="+", required=True, help="each set's render seed")
+    f.add_argument("--data", nargs="*", default=[], help="one or more sets of renders")
+    f.add_argument("--cache", nargs="*", default=[], help="the models' tiles, one per set")
+    f.add_argument("--seed", type=int, nargs="*", default=[], help="each set's render seed")
+    sets_help = "`benchmarks/sets.py render` folders: each win read with no set and with its set"
+    f.add_argument("--sets", nargs="*", default=[], help=sets_help)
     f.add_argument("--n", type=int, help="the first N photos of each set only")
     f.add_argument("--out", default=str(shipped("review").path))
     f.add_argument("--l2", type=float, default=1.0)
     f.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
     e = sub.add_parser("eval", help="measure the model on a set rendered after fitting")
-    e.add_argument("--data", required=True)
-    e.add_argument("--cache", required=True)
+    e.add_argument("--data")
+    e.add_argument("--cache")
+    e.add_argument("--sets", nargs="*", default=[], help=sets_help)
     e.add_argument("--n", type=int, help="the first N photos only")
     e.add_argument("--model", help="review model JSON (default: the shipped one)")
     e.add_argument("--report", help="write every photo's probability here (JSON)")

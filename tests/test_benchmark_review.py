@@ -26,3 +26,19 @@ def test_the_diagram_draws_a_dot_where_a_bin_lies(tmp_path: Path) -> None:
     x, y = 48 + int(0.9 * 420), 48 + int(0.5 * 420)
     assert tuple(image[y, x]) == (200, 120, 0)
     assert tuple(image[48 + int(0.15 * 420), 48 + int(0.15 * 420)]) == (255, 255, 255)
+
+
+def test_the_threshold_keeps_the_unflagged_reads_right_with_a_set_and_without_each() -> None:
+    from benchmarks.review import choose_threshold
+
+    # Without a set the reads at 0.5 and up are right; with one, a wrong read lies at 0.8.
+    p = np.array([0.3, 0.5, 0.6, 0.9, 0.7, 0.8, 0.9, 0.95])
+    right = np.array([False, True, True, True, True, False, True, True])
+    taught = np.array([False, False, False, False, True, True, True, True])
+    none, every = np.zeros(8, bool), np.ones(8, bool)
+    assert choose_threshold(p, right, none, every, 0.99) == 0.9
+    assert choose_threshold(p, right, none, every, 0.99, taught) == 0.9
+    assert choose_threshold(p[:4], right[:4], none[:4], every[:4], 0.99) == 0.5
+    # Pooled, 0.5 keeps 6 of 7 right (86 %): with a looser target both ways, each is held.
+    assert choose_threshold(p, right, none, every, 0.85) == 0.5
+    assert choose_threshold(p, right, none, every, 0.85, taught) == 0.9
