@@ -40,7 +40,7 @@ from scoring.tiles import BACK, CLASSES
 from vision.enroll import EnrollmentError
 from vision.pipeline import Recognizer, interpret
 from vision.teaching import Label, enrollment_looks, label_looks
-from vision.tileset import TileSet, joint_reading
+from vision.tileset import WEIGHTS, TileSet, joint_reading
 from vision.types import FloatArray, Tiles
 
 Json = dict[str, Any]
@@ -185,7 +185,11 @@ def fit(args: argparse.Namespace) -> Json:
             features.append(tileset_features(tileset, tiles[np.array(rows)]))
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
-    weights = newton_fit(np.concatenate(features), truth)
+    if args.back_only:  # the back's own weights, every other held as shipped
+        back = [4, 5, 10, 11]  # F, E and their coverage terms (`joint_features`)
+        weights = newton_fit(np.concatenate(features), truth, WEIGHTS, back)
+    else:
+        weights = newton_fit(np.concatenate(features), truth)
     return {"tiles": len(truth), "weights": list(weights)}
 
 
@@ -194,13 +198,24 @@ def tileset_features(tileset: TileSet, tiles: Tiles) -> FloatArray:
     return tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
 
 
-def newton_fit(features: np.ndarray, truth: list[int], steps: int = 50) -> tuple[float, ...]:
+def newton_fit(
+    features: np.ndarray,
+    truth: list[int],
+    start: tuple[float, ...] | None = None,
+    free: list[int] | None = None,
+    steps: int = 50,
+) -> tuple[float, ...]:
     """Softmax regression over classes with weights shared by all classes on `features`
-    (n, classes, k): convex, so Newton's method with step halving finds it."""
+    (n, classes, k): convex, so Newton's method with step halving finds it. With `free`,
+    only those weights move from `start`."""
     feats = features.astype(np.float64)
     y = np.asarray(truth)
-    theta = np.zeros(feats.shape[2])
-    theta[0] = 1.0
+    if start is None:
+        theta = np.zeros(feats.shape[2])
+        theta[0] = 1.0
+    else:
+        theta = np.asarray(start, np.float64).copy()
+    moving = list(range(feats.shape[2])) if free is None else free
 
     def loss(t: np.ndarray) -> float:
         z = feats @ t
@@ -212,11 +227,13 @@ def newton_fit(features: np.ndarray, truth: list[int], steps: int = 50) -> tuple
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        mean = np.einsum("nc,nck->nk", p, feats)
-        grad = (feats[np.arange(len(y)), y] - mean).mean(axis=0)
-        centred = feats - mean[:, None, :]
+        part = feats[:, :, moving]
+        mean = np.einsum("nc,nck->nk", p, part)
+        grad = (part[np.arange(len(y)), y] - mean).mean(axis=0)
+        centred = part - mean[:, None, :]
         hess = -np.einsum("nc,nck,ncl->kl", p, centred, centred) / len(y)
-        step = np.linalg.solve(hess - 1e-9 * np.eye(len(theta)), grad)
+        step = np.zeros_like(theta)
+        step[moving] = np.linalg.solve(hess - 1e-9 * np.eye(len(moving)), grad)
         now, scale = loss(theta), 1.0
         while loss(theta - scale * step) > now and scale > 1e-4:
             scale /= 2
@@ -396,6 +413,9 @@ def main() -> None:
     f = sub.add_parser("fit", help="fit the joint reading's weights")
     f.add_argument("--data", nargs="+", required=True)
     f.add_argument("--n", type=int, default=100000)
+    f.add_argument(
+        "--back-only", action="store_true", help="fit the back's weights, the rest as shipped"
+    )
     e = sub.add_parser("eval", help="with and without the set, per design")
     e.add_argument("--data", nargs="+", required=True)
     e.add_argument("--n", type=int, default=100000)

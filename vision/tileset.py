@@ -12,19 +12,21 @@ Reading with a set joins three views of a face in one softmax over the 43 classe
                                       looks; t_c, the best likeness of its print to one of
                                       face c's crops (`vision.looks`)
     z_c = A log p_c + C               for a face it was never shown (the classifier alone)
-    z_c = (A + E) log p_c + F          for the back, which no set is shown: a face unlike
+    z_c = (A + E) log p_c + F         for the back, which no set is shown: a face unlike
                                       every look taught is no back unless the classifier
-                                      says so (sharing C, a flower read badly went to back)
+                                      says so
 
 Each weight is linear in the set's coverage (the share of the 42 faces it was shown): a set
 shown every face is trusted more than one taught from a few labelled photos, whose untaught
-faces must still win their tiles. The twelve numbers are fitted once by maximum likelihood on
-the tiles of rendered wins of designs no shipped weights were trained on (KDE and GNOME
-themes), each design's set taught from one enrollment photo, and from the labelled tiles of
-one, two and four of its wins (`python benchmarks/sets.py fit`; seeds and figures in
-docs/tilesets.md). Fitted on the training sources' designs, where the classifier is rarely
-wrong, the weights trust it too much for a set it never saw; fitted on full sets alone, a
-partial set reads worse than no set. Nothing is fitted per set: a set only adds looks.
+faces must still win their tiles. The numbers are fitted once by maximum likelihood on the
+tiles of rendered wins of designs no shipped weights were trained on (KDE and GNOME themes),
+each design's set taught from one enrollment photo, and from the labelled tiles of one, two
+and four of its wins (`python benchmarks/sets.py fit`; seeds and figures in
+docs/tilesets.md): first A-D, with the back read as an untaught face; then the back's own
+E and F, with A-D held (`fit --back-only`). Fitted on the training sources' designs, where
+the classifier is rarely wrong, the weights trust it too much for a set it never saw; fitted
+on full sets alone, a partial set reads worse than no set. Nothing is fitted per set: a set
+only adds looks.
 """
 
 from __future__ import annotations
@@ -59,8 +61,8 @@ MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly th
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
 # A, B, C, D, F, E, then what each gains per unit of coverage (a set shown every face: 1).
 WEIGHTS = (
-    *(0.896, 4.138, 3.396, 2.869, 6.713, 1.004),
-    *(-0.410, 1.843, 2.137, 5.799, -0.510, 0.270),
+    *(0.894, 4.948, 6.698, 8.247, 9.738, 1.276),
+    *(-0.424, 0.292, -1.390, -1.079, -3.960, 0.000),
 )
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
