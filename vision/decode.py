@@ -267,7 +267,8 @@ def decode(
         out._take(_melds_alone(tiles, variables))
         return out
     winning = None if out.waiting else found.winning
-    # A reading's plausibility is at most exp(-(its extra cost + cheapest - raw)).
+    # What the cheapest reading costs over the tile-by-tile one: a reading's plausibility
+    # is exp(-(its extra cost + above_raw)), so the floor bounds the extra cost searched.
     above_raw = sum(v.options[0][0] for v in variables) - sum(
         _cheapest_alone(tiles, v) for v in variables
     )
@@ -290,7 +291,7 @@ def decode(
         out._take(_melds_alone(tiles, variables))
         return out
     weighed = _weigh_order(found, variables, _weigh_looks(tiles, variables, readings))
-    reading = _report(tiles, winning, variables, weighed, context, flowers)
+    reading = _report(tiles, winning, variables, weighed, context, flowers, above_raw)
     if reading is None:
         what = "a winning" if winning is not None else "a waiting"
         message = f"no reading the rules accept as {what} hand"
@@ -582,6 +583,7 @@ def _report(
     readings: list[tuple[float, float, float, list[int]]],
     context: Mapping[str, Any],
     flowers: list[str],
+    above_raw: float,
 ) -> _Reading | None:
     """The chosen hand among the legal readings (`_weigh_looks`, `_weigh_order`), its
     confidence, alternatives, plausibility and tiles named; None when scoring accepts none
@@ -607,13 +609,11 @@ def _report(
         return None
     total = sum(masses.values())
     hand, choice, best_extra = hands[chosen]
-    cheapest = sum(v.options[0][0] for v in variables)
-    raw = sum(_cheapest_alone(tiles, v) for v in variables)
     return _Reading(
         hand=hand,
         confidence=masses[chosen] / total,
         alternatives=[(hands[k][0], masses[k] / total) for k in ranked if k != chosen][:3],
-        plausibility=math.exp(-(best_extra + cheapest - raw)),
+        plausibility=math.exp(-(best_extra + above_raw)),
         named=_named(tiles, variables, choice),
     )
 

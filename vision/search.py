@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from scoring.tiles import CLASSES
 from vision.decode import Decoded, Floor, decode
+from vision.hand_rows import HAND_TILES
 from vision.layout import WAITING_TILES, Layout, layout, role_of_each
 from vision.moves import Move, MoveKind, apply_moves, propose, unreported
 from vision.notes import Note, NoteCode
@@ -83,10 +84,10 @@ def read(
     """The most probable reading of `tiles` under the objective, from at most MAX_HYPOTHESES
     hypotheses. Where no hypothesis reads a win that the tiles read allow, the base layout is
     also read as 13 tiles waiting to win (the photo's kind is the count's, not a prior's)."""
-    base = layout(tiles) if most is None else layout(tiles, most)
+    base = layout(tiles, most or HAND_TILES)
     if (faint := unreported(tiles, base)).any():
         tiles = tiles[np.flatnonzero(~faint)]
-        base = layout(tiles) if most is None else layout(tiles, most)
+        base = layout(tiles, most or HAND_TILES)
     odds = priors.log_odds(tiles, base)
     member, outside = log_probs(odds[Attribute.OF_THE_WIN])
     moves = propose(tiles, base, odds)
@@ -201,7 +202,7 @@ def _hypothesis(
     that holds both detections of a tile seen twice (`MoveKind.MERGE_TWICE`'s pairs) in the
     win is none: one tile cannot lie in two places of the hand."""
     edited, kept = apply_moves(tiles, moves)
-    found = base if base is not None else layout(edited) if most is None else layout(edited, most)
+    found = base if base is not None else layout(edited, most or HAND_TILES)
     decoded = decode(edited, found, context, floor)
     roles = role_of_each(found, len(edited))
     left_out = set(decoded.left_out)
