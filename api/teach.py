@@ -119,7 +119,7 @@ def enroll(
     for origin, data in photos:
         photo, tiles = recognizer.read_tiles(data)
         try:
-            looks, _ = enrollment_looks(photo, tiles, origin)
+            looks, _ = enrollment_looks(photo, tiles, origin, recognizer.classifier)
         except EnrollmentError as exc:
             raise TeachError(f"{origin}: {exc}") from exc
         batches.append(looks)

@@ -102,7 +102,7 @@ def teach(recognizer: Recognizer, folder: Path, wins: int = 0) -> tuple[TileSet 
         return tileset, f"{len(tileset)} looks of {len(tileset.faces)} faces from {wins} wins"
     photo, tiles = recognizer.read_tiles(folder / "enroll.jpg")
     try:
-        looks, _ = enrollment_looks(photo, tiles, "enroll.jpg")
+        looks, _ = enrollment_looks(photo, tiles, "enroll.jpg", recognizer.classifier)
     except EnrollmentError as exc:
         return None, str(exc)
     warned = len(looks.warnings)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
+import numpy.typing as npt
 
 from scoring.tiles import BACK, CLASSES, FLOWERS, STANDARD_ROWS
 from vision.types import FloatArray, Tiles
@@ -51,12 +52,18 @@ class Enrollment:
     warnings: list[str]
 
 
+def _downs(corners: np.ndarray) -> np.ndarray:
+    """Twice each face's mean vector down its sides, from its (..., 4, 2) corners."""
+    c = corners
+    return np.asarray((c[..., 3, :] - c[..., 0, :]) + (c[..., 2, :] - c[..., 1, :]))
+
+
 def _directions(tiles: Tiles) -> tuple[np.ndarray, np.ndarray, float]:
     """The unit vector along the rows and across them (down the faces), and the median
     face height, from the faces' corners."""
     c = tiles.corners
     right = ((c[:, 1] - c[:, 0]) + (c[:, 2] - c[:, 3])) / 2
-    down = ((c[:, 3] - c[:, 0]) + (c[:, 2] - c[:, 1])) / 2
+    down = _downs(c) / 2
     angle = float(np.median(np.arctan2(right[:, 1], right[:, 0])))
     along = np.array([np.cos(angle), np.sin(angle)])
     across = np.array([-along[1], along[0]])  # a quarter turn on from `along`, image y down
@@ -64,6 +71,20 @@ def _directions(tiles: Tiles) -> tuple[np.ndarray, np.ndarray, float]:
         across = -across
     height = float(np.median(np.linalg.norm(down, axis=1)))
     return along, across, max(height, 1.0)
+
+
+def upright_corners(tiles: Tiles) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """Each face's corners started at the one that puts its top edge along the rows, and
+    which faces that turned a quarter: every face of an enrollment photo stands the same
+    way, while the detector may start a lone face's corners a quarter turn off (then its
+    crop, and the look taught, lie on their side)."""
+    if len(tiles) == 0:
+        return tiles.corners, np.zeros(0, dtype=bool)
+    _, across, _ = _directions(tiles)
+    turns = np.stack([np.roll(tiles.corners, -k, axis=1) for k in range(4)])  # (4, n, 4, 2)
+    best = np.argmax(_downs(turns) @ across, axis=0)
+    corners = np.asarray(turns[best, np.arange(len(tiles))], dtype=np.float32)
+    return corners, best % 2 == 1
 
 
 def find_rows(tiles: Tiles) -> list[list[int]]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from scoring.tiles import CLASSES
 from vision.classify import Classifier, face_crops
-from vision.enroll import Enrollment, read_enrollment
+from vision.enroll import Enrollment, read_enrollment, upright_corners
 from vision.load import Photo
 from vision.nms import box_iou
 from vision.tileset import TileSet, UInt8Array
@@ -81,15 +81,25 @@ def reembedded(tileset: TileSet, classifier: Classifier, digest: str) -> TileSet
     return looks.added_to(TileSet(tileset.name, created=tileset.created), digest)
 
 
-def enrollment_looks(photo: Photo, tiles: Tiles, origin: str) -> tuple[Looks, Enrollment]:
-    """Every face of an enrollment photo as a look (`vision.enroll`); raises EnrollmentError
-    naming the row that does not fit."""
+def enrollment_looks(
+    photo: Photo, tiles: Tiles, origin: str, classifier: Classifier
+) -> tuple[Looks, Enrollment]:
+    """Every face of an enrollment photo as a look (`vision.enroll`), cut standing as the
+    rows stand; raises EnrollmentError naming the row that does not fit."""
     enrollment = read_enrollment(tiles)
     keep = [i for i, label in enumerate(enrollment.labels) if label is not None]
+    upright, turned = upright_corners(tiles)
+    corners, turned = upright[keep], turned[keep]
+    crops = face_crops(photo, corners)
+    embeddings = tiles.embeddings[keep].copy()
+    # A face cornered a quarter turn off was read lying on its side: it is embedded again
+    # standing (a half turn changes neither the embedding nor the print likeness).
+    if turned.any():
+        embeddings[turned] = embed(classifier, crops[turned])
     looks = Looks(
         [str(enrollment.labels[i]) for i in keep],
-        tiles.embeddings[keep],
-        face_crops(photo, tiles.corners[keep]),
+        embeddings,
+        crops,
         [origin] * len(keep),
         warnings=tuple(enrollment.warnings),
     )

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import CLASSES, FLOWERS, STANDARD_ROWS
-from vision.enroll import EnrollmentError, find_rows, read_enrollment
+from vision.enroll import EnrollmentError, find_rows, read_enrollment, upright_corners
 from vision.types import Tiles
 
 W, H = 60.0, 80.0
@@ -126,6 +126,20 @@ def test_rows_are_found_along_the_faces_own_up() -> None:
     rows = find_rows(_tiles(_order(), tilt=0.35))
     assert [len(r) for r in rows] == [9, 9, 9, 7, 8]
     assert rows[0] == list(range(9))
+
+
+@pytest.mark.parametrize("tilt", [0.0, 0.35])
+def test_a_face_cornered_a_quarter_turn_off_is_cut_standing(tilt: float) -> None:
+    """The detector started the first flower's corners at its bottom-left: cut as given,
+    its look lay on its side, and the set was taught a face no later photo shows."""
+    tiles = _tiles(_order(), tilt=tilt)
+    truth = tiles.corners.copy()
+    first_flower = 34
+    tiles.corners[first_flower] = np.roll(truth[first_flower], 1, axis=0)
+    tiles.corners[3] = np.roll(truth[3], 2, axis=0)  # upside down: the classifier reads both
+    corners, turned = upright_corners(tiles)
+    np.testing.assert_allclose(corners, truth, atol=1e-4)
+    assert np.nonzero(turned)[0].tolist() == [first_flower]
 
 
 def test_a_stray_tile_beside_the_rows_is_left_out_with_a_warning() -> None:

@@ -36,7 +36,7 @@ def test_a_taught_set_names_a_held_out_designs_tiles() -> None:
     rng = np.random.default_rng(31)
     enroll = render_scene(rng, ("kde",), "enrollment", 1024, face_seed=face_seed)
     photo, tiles = recognizer.read_tiles(_jpeg(enroll.image))
-    looks, _ = enrollment_looks(photo, tiles, "enroll.jpg")
+    looks, _ = enrollment_looks(photo, tiles, "enroll.jpg", recognizer.classifier)
     tileset = looks.added_to(TileSet("classic"), recognizer.classifier_digest)
     assert tileset.counts() == {code: 1 for code in tileset.faces} and len(tileset.faces) == 42
     right = {"without": 0, "with": 0}
