@@ -38,7 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.recognize import _complete_figures, _found_and_named, _row, context_of, models_read
 from scoring.tiles import BACK, CLASSES
 from vision.enroll import EnrollmentError
+from vision.load import load_photo
 from vision.pipeline import Recognizer, interpret
+from vision.recut import recut
 from vision.teaching import Label, enrollment_looks, label_looks
 from vision.tileset import WEIGHTS, TileSet, joint_reading
 from vision.types import FloatArray, Tiles
@@ -261,8 +263,13 @@ def evaluate(args: argparse.Namespace) -> Json:
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
             readings = {"without": tiles}
             if tileset is not None:
-                probs = joint_reading(tileset_features(tileset, tiles), *weights)
-                readings["with"] = replace(tiles, probs=probs)
+                taught = tiles
+                if not args.no_recut:
+                    photo = load_photo(path.with_suffix(".jpg"))
+                    refiner = recognizer.detector.refiner
+                    taught = recut(photo, tiles, tileset, recognizer.classifier, refiner)
+                probs = joint_reading(tileset_features(tileset, taught), *weights)
+                readings["with"] = replace(taught, probs=probs)
             matched, truth = _matched(tiles, anns)
             calib["truth"] += truth
             in_hand = sum(a.get("role") != "loose" for a in anns)
@@ -425,6 +432,9 @@ def main() -> None:
     f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
     e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
     e.add_argument("--weights", nargs="+", type=float, help="instead of the shipped ones")
+    e.add_argument(
+        "--no-recut", action="store_true", help="read with the set without cutting faces again"
+    )
     for step in (f, e):
         step.add_argument(
             "--tiles",

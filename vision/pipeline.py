@@ -26,6 +26,7 @@ from vision.notes import Note, NoteCode
 from vision.objectness import Objectness, shipped_objectness
 from vision.priors import LayoutPriors, shipped_priors
 from vision.recognition import Recognition
+from vision.recut import recut
 from vision.registry import model_card, require
 from vision.review import (
     MELD_WITHOUT_CROSSWISE_TILE,
@@ -158,9 +159,16 @@ class Recognizer:
         clock = _lap(timings, "detect", clock)
         tiles = self.classifier.classify(photo, tiles)
         if tileset is not None:
-            tiles = replace(tiles, probs=tileset.read(tiles.probs, tiles.embeddings, tiles.looks))
+            tiles = self.read_with_set(photo, tiles, tileset)
         _lap(timings, "classify", clock)
         return photo, tiles
+
+    def read_with_set(self, photo: Photo, tiles: Tiles, tileset: TileSet) -> Tiles:
+        """Classified `tiles` read with a taught set: the faces it finds unlike all its
+        looks cut again (`vision.recut`), then the set's looks joined with the classifier's
+        reading (`vision.tileset`)."""
+        tiles = recut(photo, tiles, tileset, self.classifier, self.detector.refiner)
+        return replace(tiles, probs=tileset.read(tiles.probs, tiles.embeddings, tiles.looks))
 
 
 def interpret(

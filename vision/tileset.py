@@ -241,6 +241,22 @@ class TileSet:
         """(n, 43, 12) what the joint reading weighs (`joint_features`)."""
         return joint_features(probs, self.likeness(embeddings), self.printed(looks), self.taught())
 
+    @property
+    def coverage(self) -> float:
+        """The share of the 42 faces the set was shown."""
+        return float(self.taught()[: len(FACES)].mean())
+
+    def fit(self, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
+        """(n,) how like its likeliest taught face each face is, in the joint reading's nats:
+        the best over taught faces of B s + D t at the set's coverage (0 for an empty set)."""
+        if len(self) == 0 or len(embeddings) == 0:
+            return np.zeros(len(embeddings), np.float32)
+        cover = self.coverage
+        b = WEIGHTS[1] + cover * WEIGHTS[7]
+        d = WEIGHTS[3] + cover * WEIGHTS[9]
+        terms = b * self.likeness(embeddings) + d * self.printed(looks)
+        return np.asarray(terms[:, self.taught()].max(axis=1), np.float32)
+
     def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
         """(n, 43) probabilities joining the classifier's `probs` with the set's looks
         (module docstring); `probs` as it is for an empty set."""
@@ -329,7 +345,7 @@ def joint_features(
     mask = taught[None, :]
     back = np.zeros(len(CLASSES), bool)
     back[CLASSES.index(BACK)] = True
-    coverage = float(taught[: len(FACES)].mean())
+    coverage = float(taught[: len(FACES)].mean())  # `TileSet.coverage`
     six = np.stack(
         [
             log_p,
