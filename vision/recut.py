@@ -4,11 +4,11 @@ shape.
 A set shown every face knows how each face of its table prints, so a crop like none of them
 was mostly cut through a poor quad: the detector's corners twisted across the face, or
 reaching into a neighbour. Such a face is cut again along the shapes of the face-up tiles
-nearest it, as they lie and turned a quarter (a claimed tile lies crosswise to its meld),
-each placed on the detection's centre and set on the face's edges by the corner refiner;
-the cut whose crop the set finds likest is kept where the set finds it likelier than the
-first. Only the set can choose between cuts: the classifier alone is sure of crops cut
-through two faces as often as of the right one.
+nearest it, each placed on the detection's centre, and along its own quad; each as it lies
+and turned a quarter (a claimed tile lies crosswise to its meld), all set on the face's
+edges by the corner refiner. The cut whose crop the set finds likest is kept where the set
+finds it likelier than the first. Only the set can choose between cuts: the classifier alone
+is sure of crops cut through two faces as often as of the right one.
 """
 
 from __future__ import annotations
@@ -43,15 +43,16 @@ def _quarter_turned(quads: FloatArray) -> FloatArray:
 
 
 def _cuts(tiles: Tiles, low: np.ndarray, good: np.ndarray) -> tuple[FloatArray, np.ndarray]:
-    """Quads to try for each face in `low` (original pixels), and the face each is for."""
+    """Quads to try for each face in `low` (original pixels), and the face each is for: its
+    neighbours' shapes on its centre and its own quad, each as it lies and a quarter turned."""
     centres = (tiles.xyxy[:, :2] + tiles.xyxy[:, 2:]) / 2
     quads, owners = [], []
     for i in low:
         near = good[np.argsort(np.linalg.norm(centres[good] - centres[i], axis=1))[:NEIGHBOURS]]
         shapes = tiles.corners[near] - tiles.corners[near].mean(axis=1, keepdims=True)
-        for quad in (*shapes, *_quarter_turned(shapes)):
-            quads.append(quad + centres[i])
-            owners.append(i)
+        tried = np.concatenate([shapes + centres[i], tiles.corners[i : i + 1]])
+        quads += [*tried, *_quarter_turned(tried)]
+        owners += [i] * (2 * len(tried))
     return np.asarray(quads, np.float32), np.asarray(owners)
 
 
