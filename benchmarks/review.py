@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import itertools
 
 from benchmarks.recognize import _row, context_of, kept_read, models_read
-from benchmarks.sets import folders_of, taught_photos, teach, tileset_features
+from benchmarks.sets import folders_of, taught_photos, teach
 from vision.calibration import (
     FEATURES,
     GUESS_CHECKS,
@@ -52,10 +51,10 @@ from vision.calibration import (
     reading_features,
     shipped_review_model,
 )
+from vision.load import load_photo
 from vision.notes import Note, NoteCode
 from vision.pipeline import Recognizer, interpret
 from vision.registry import shipped
-from vision.tileset import joint_reading
 from vision.types import Tiles
 
 Json = dict[str, Any]
@@ -97,9 +96,10 @@ def set_readings(
     folder: Path, cache: str = "tiles", n: int | None = None, ruleset: str = "mcr"
 ) -> list[Json]:
     """`readings` of one design folder of `benchmarks/sets.py render` (the first `n` wins),
-    each photo twice: with no set, and with the set its enrollment photo teaches (where the
-    enrollment is refused, without only). The models' tiles are kept in the folder's
-    `cache`, as `benchmarks/sets.py eval` keeps them."""
+    each photo twice: with no set, and with the set its enrollment photo teaches, as
+    recognition reads with a set (where the enrollment is refused, without only). The
+    models' tiles are kept in the folder's `cache`, as `benchmarks/sets.py eval` keeps
+    them."""
     recognizer = Recognizer()
     tileset, why = teach(recognizer, folder)
     if tileset is None:
@@ -110,7 +110,8 @@ def set_readings(
         tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / cache)
         rows.append(_reading(path.stem, label, tiles, size, ruleset, taught=False))
         if tileset is not None:
-            taught = replace(tiles, probs=joint_reading(tileset_features(tileset, tiles)))
+            photo = load_photo(path.with_suffix(".jpg"))
+            taught = recognizer.read_with_set(photo, tiles, tileset)
             rows.append(_reading(path.stem, label, taught, size, ruleset, taught=True))
     return rows
 

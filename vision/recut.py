@@ -7,8 +7,9 @@ reaching into a neighbour. Such a face is cut again along the shapes of the face
 nearest it, each placed on the detection's centre, and along its own quad; each as it lies
 and turned a quarter (a claimed tile lies crosswise to its meld), all set on the face's
 edges by the corner refiner. The cut whose crop the set finds likest is kept where the set
-finds it likelier than the first. Only the set can choose between cuts: the classifier alone
-is sure of crops cut through two faces as often as of the right one.
+finds it likelier than the first and like one of its faces. Only the set can choose between
+cuts: the classifier alone is sure of crops cut through two faces as often as of the right
+one.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ from vision.types import BACK_INDEX, WHITE_INDEX, FloatArray, Tiles
 # chosen among 5.5-9.5 on the matched tiles of renders of the held-out designs (seed 7200;
 # 7.0 cuts about one face-up tile in 30 again).
 RECUT_BELOW = 7.0
+# A cut is kept only where the set finds it likelier than the first and at least this like
+# one of its faces: a cut it still finds unlike all of them is no better known than the
+# first. (Among 0, 4, 5, 6 and 7 on the same tiles: misread alike up to 5, with the fewest
+# faces changed at 5.)
+KEEP_ABOVE = 5.0
 NEIGHBOURS = 2  # the nearest well-fitting faces whose shapes are tried
 BLANK = [WHITE_INDEX, BACK_INDEX]
 # Sets shown fewer faces than this share of the 42 are not used to choose: a face they were
@@ -96,7 +102,7 @@ def recut(
     for i in low:
         mine = np.nonzero(owners == i)[0]
         best = mine[np.argmax(cut_fit[mine])]
-        if cut_fit[best] > fit[i]:
+        if cut_fit[best] > max(fit[i], KEEP_ABOVE):
             out.corners[i], out.probs[i] = read.corners[best], read.probs[best]
             out.looks[i], out.embeddings[i] = read.looks[best], read.embeddings[best]
             changed = True
