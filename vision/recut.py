@@ -77,8 +77,8 @@ def recut(
     # A blank face (a white dragon of a blank design, a back) has no print to fit: that it
     # fits badly says nothing of its cut, and a cut reaching into a neighbour's print fits
     # better.
-    read = tileset.read(tiles.probs, tiles.embeddings, tiles.looks).argmax(axis=1)
-    face_up = ~tiles.face_down & ~np.isin(read, BLANK)
+    named = tileset.read(tiles.probs, tiles.embeddings, tiles.looks).argmax(axis=1)
+    face_up = ~tiles.face_down & ~np.isin(named, BLANK)
     low = np.nonzero((fit < RECUT_BELOW) & face_up)[0]
     good = np.nonzero((fit >= RECUT_BELOW) & face_up)[0]
     if not len(low) or not len(good):
@@ -89,8 +89,8 @@ def recut(
         quads = refiner.refine(photo.image, quads / scale) * scale
     flags = np.zeros(len(quads), bool)
     cuts = Tiles(tiles.xyxy[owners], quads, tiles.confidence[owners], flags, flags)
-    read = classifier.classify(photo, cuts)
-    cut_fit = tileset.fit(read.embeddings, read.looks)
+    cut = classifier.classify(photo, cuts)
+    cut_fit = tileset.fit(cut.embeddings, cut.looks)
     out = replace(
         tiles,
         corners=tiles.corners.copy(),
@@ -103,8 +103,8 @@ def recut(
         mine = np.nonzero(owners == i)[0]
         best = mine[np.argmax(cut_fit[mine])]
         if cut_fit[best] > max(fit[i], KEEP_ABOVE):
-            out.corners[i], out.probs[i] = read.corners[best], read.probs[best]
-            out.looks[i], out.embeddings[i] = read.looks[best], read.embeddings[best]
+            out.corners[i], out.probs[i] = cut.corners[best], cut.probs[best]
+            out.looks[i], out.embeddings[i] = cut.looks[best], cut.embeddings[best]
             changed = True
     if changed:
         out.sideways = sideways_flags(out.corners / scale, out.xyxy / scale, photo.image)
