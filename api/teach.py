@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,11 @@ from datasets.coco import numbers
 from scoring.tiles import CLASSES
 from vision.classify import Classifier
 from vision.enroll import EnrollmentError
+from vision.load import Photo
 from vision.pipeline import Recognizer
 from vision.teaching import Label, Looks, enrollment_looks, label_looks, reembedded
 from vision.tileset import TileSet, TileSetError
+from vision.types import Tiles
 
 # What one request may teach: photos, and labels per photo.
 MAX_PHOTOS = 50
@@ -102,6 +105,12 @@ def _report(name: str, looks: Sequence[Looks], after: TileSet) -> Report:
     )
 
 
+def _faint_tiles(recognizer: Recognizer, photo: Photo) -> Tiles:
+    """The photo's tiles found at a lower confidence, asked for only where its sure tiles
+    do not fit the order."""
+    return recognizer.faint_tiles(photo)
+
+
 def enroll(
     store: SetStore,
     name: str,
@@ -119,7 +128,8 @@ def enroll(
     for origin, data in photos:
         photo, tiles = recognizer.read_tiles(data)
         try:
-            looks, _ = enrollment_looks(photo, tiles, origin, recognizer.classifier)
+            faint = partial(_faint_tiles, recognizer, photo)
+            looks, _ = enrollment_looks(photo, tiles, origin, recognizer.classifier, faint)
         except EnrollmentError as exc:
             raise TeachError(f"{origin}: {exc}") from exc
         batches.append(looks)

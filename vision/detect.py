@@ -204,9 +204,10 @@ class Detector:
         if self.corner_code not in corner_code.CODES:
             raise ValueError(f"{path}: unknown corner_code {self.corner_code!r}")
 
-    def detect(self, photo: Photo) -> Tiles:
-        """Tiles with boxes and corners in the ORIGINAL photo's pixels."""
-        tiles = self.detect_image(photo.image)
+    def detect(self, photo: Photo, threshold: float | None = None) -> Tiles:
+        """Tiles with boxes and corners in the ORIGINAL photo's pixels; `threshold`: the
+        detector's confidence a tile needs, if not the one it was made with."""
+        tiles = self.detect_image(photo.image, threshold)
         scale = np.float32(photo.scale)
         return Tiles(
             tiles.xyxy * scale,
@@ -216,12 +217,13 @@ class Detector:
             tiles.face_down,
         )
 
-    def detect_image(self, image: Image) -> Tiles:
+    def detect_image(self, image: Image, threshold: float | None = None) -> Tiles:
         """Tiles in the pixels of `image` (BGR), with a second look where tiles are large or
         small at the first pass."""
         h, w = image.shape[:2]
         scale = min(1.0, FIRST_SIDE / max(h, w))
-        tiles = self._looks(image, scale) if self.second_pass else self._run(image, scale)
+        cut = self.threshold if threshold is None else threshold
+        tiles = self._looks(image, scale, cut) if self.second_pass else self._run(image, scale, cut)
         # Restored last: the looks' choice of scale and the one-peak test go by the
         # network's own quads (a restored standing tile's would cover its neighbour).
         corners = restore_collapsed(tiles.corners, tiles.xyxy)
@@ -235,26 +237,26 @@ class Detector:
             tiles.face_down,
         )
 
-    def _looks(self, image: Image, scale: float) -> Tiles:
+    def _looks(self, image: Image, scale: float, threshold: float) -> Tiles:
         """The coarse look, then the pass its faces call for: the photo run smaller for a
         close-up; else the first pass (the coarse look itself when the photo is that small)
         and, where faces come out small, a closer pass."""
         h, w = image.shape[:2]
         coarse_scale = min(scale, COARSE_SIDE / max(h, w))
-        coarse = self._run(image, coarse_scale)
+        coarse = self._run(image, coarse_scale, threshold)
         confident = coarse.corners[coarse.confidence >= CONFIDENT]
         if len(confident):
             large = float(np.median(_face_short_sides(confident))) * scale  # first-pass px
             if large > LARGE_TILE:
-                return self._run(image, scale * TARGET_LARGE / large)
-        tiles = coarse if coarse_scale == scale else self._run(image, scale)
+                return self._run(image, scale * TARGET_LARGE / large, threshold)
+        tiles = coarse if coarse_scale == scale else self._run(image, scale, threshold)
         if len(tiles):
             short = float(np.median(_face_short_sides(tiles.corners))) * scale
             if short < SMALL_TILE:
-                tiles = self._closer(image, tiles, short / scale)
+                tiles = self._closer(image, tiles, short / scale, threshold)
         return tiles
 
-    def _closer(self, image: Image, tiles: Tiles, short: float) -> Tiles:
+    def _closer(self, image: Image, tiles: Tiles, short: float, threshold: float) -> Tiles:
         """Run again on the region holding the tiles, scaled so faces are ~TARGET_TILE px."""
         h, w = image.shape[:2]
         margin = 2.0 * short
@@ -264,7 +266,7 @@ class Detector:
         y1 = int(min(h, tiles.xyxy[:, 3].max() + margin))
         region = image[y0:y1, x0:x1]
         scale = min(TARGET_TILE / max(short, 1.0), MAX_SECOND_SIDE / max(x1 - x0, y1 - y0), 2.0)
-        closer = self._run(region, scale)
+        closer = self._run(region, scale, threshold)
         offset = np.array([x0, y0], np.float32)
         return Tiles(
             closer.xyxy + np.tile(offset, 2),
@@ -274,7 +276,7 @@ class Detector:
             closer.face_down,
         )
 
-    def _run(self, image: Image, scale: float) -> Tiles:
+    def _run(self, image: Image, scale: float, threshold: float) -> Tiles:
         """One network pass at `scale`; tiles in `image` pixels."""
         h, w = image.shape[:2]
         nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
@@ -286,7 +288,7 @@ class Detector:
         rgb = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
         batch = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None])
         heat, reg = self.session.run(None, {self.input_name: batch})
-        tiles = drop_specks(decode_heads(heat[0], reg[0], self.threshold, code=self.corner_code))
+        tiles = drop_specks(decode_heads(heat[0], reg[0], threshold, code=self.corner_code))
         sx, sy = w / nw, h / nh
         factor = np.array([sx, sy], np.float32)
         return Tiles(

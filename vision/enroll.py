@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.tiles import BACK, CLASSES, FLOWERS, STANDARD_ROWS
-from vision.types import FloatArray, Tiles
+from vision.types import FloatArray, Tiles, concatenate
 
 ROW_NAMES = ("characters 1-9", "circles 1-9", "bamboos 1-9", "honours E S W N C F P", "flowers")
 ORDER_TEXT = (
@@ -85,6 +85,27 @@ def upright_corners(tiles: Tiles) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     best = np.argmax(_downs(turns) @ across, axis=0)
     corners = np.asarray(turns[best, np.arange(len(tiles))], dtype=np.float32)
     return corners, best % 2 == 1
+
+
+def with_faint_faces(tiles: Tiles, faint: Tiles) -> Tiles:
+    """`tiles` and the `faint` detections (a pass at a lower confidence, classified) whose
+    centre lies on no tile of `tiles` and on the line of one of its rows (within half the
+    rows' split of the row's middle): a face the detector was unsure of (a blank white
+    dragon on a pale cloth) where the order holds a face."""
+    rows = [row for row in find_rows(tiles) if len(row) >= MIN_ROW]
+    if not len(faint) or not rows:
+        return tiles
+    _, across, height = _directions(tiles)
+    levels = np.array([np.median(tiles.centers[row] @ across) for row in rows])
+    centres = faint.centers
+    x, y = centres[:, 0:1], centres[:, 1:2]
+    boxes = tiles.xyxy
+    on_a_tile = (
+        (boxes[:, 0] <= x) & (x <= boxes[:, 2]) & (boxes[:, 1] <= y) & (y <= boxes[:, 3])
+    ).any(axis=1)
+    off_line = np.abs((centres @ across)[:, None] - levels[None, :]).min(axis=1)
+    keep = np.nonzero(~on_a_tile & (off_line < ROW_SPLIT / 2 * height))[0]
+    return concatenate(tiles, faint[keep]) if len(keep) else tiles
 
 
 def find_rows(tiles: Tiles) -> list[list[int]]:

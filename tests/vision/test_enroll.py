@@ -7,8 +7,14 @@ import numpy as np
 import pytest
 
 from scoring.tiles import CLASSES, FLOWERS, STANDARD_ROWS
-from vision.enroll import EnrollmentError, find_rows, read_enrollment, upright_corners
-from vision.types import Tiles
+from vision.enroll import (
+    EnrollmentError,
+    find_rows,
+    read_enrollment,
+    upright_corners,
+    with_faint_faces,
+)
+from vision.types import Tiles, concatenate
 
 W, H = 60.0, 80.0
 
@@ -169,3 +175,53 @@ def test_a_blank_face_read_as_a_back_in_a_row_of_its_length_stays() -> None:
     enrollment = read_enrollment(_tiles(rows))
     assert enrollment.labels[33] == "P"
     assert enrollment.warnings == []
+
+
+def _without(tiles: Tiles, index: int) -> Tiles:
+    return tiles[np.array([i for i in range(len(tiles)) if i != index])]
+
+
+def test_a_face_the_detector_was_unsure_of_fills_its_rows_gap() -> None:
+    """A blank white dragon on a pale cloth, found only at a lower confidence: it fills the
+    gap in the honours' row; a faint stray beside the rows and a faint second peak on a
+    face already found do not join."""
+    full = _tiles(_order())
+    order = [c for row in _order() for c in row]
+    white = order.index("P")
+    sure = _without(full, white)
+    with pytest.raises(EnrollmentError, match="P seems missing"):
+        read_enrollment(sure)
+    stray = _tiles([["5m"]])
+    stray.xyxy += 2000
+    stray.corners += 2000
+    faint = concatenate(concatenate(full[np.array([white])], full[np.array([3])]), stray)
+    filled = with_faint_faces(sure, faint)
+    assert len(filled) == len(sure) + 1
+    assert read_enrollment(filled).labels == [*order[:white], *order[white + 1 :], "P"]
+
+
+def test_teaching_takes_faint_faces_only_where_the_sure_ones_do_not_fit() -> None:
+    from typing import cast
+
+    from vision.classify import Classifier
+    from vision.load import Photo
+    from vision.teaching import enrollment_looks
+
+    full = _tiles(_order())
+    white = [c for row in _order() for c in row].index("P")
+    sure = _without(full, white)
+    photo = Photo(np.full((800, 900, 3), 180, np.uint8), 1.0, (900, 800), "")
+    classifier = cast(Classifier, None)  # no face lies turned: nothing is embedded again
+    asked = []
+
+    def faint() -> Tiles:
+        asked.append(1)
+        return full[np.array([white])]
+
+    looks, enrollment = enrollment_looks(photo, full, "e.jpg", classifier, faint)
+    assert not asked and len(looks) == 42
+    looks, enrollment = enrollment_looks(photo, sure, "e.jpg", classifier, faint)
+    assert asked and len(looks) == 42 and "P" in looks.codes
+    assert enrollment.warnings[0] == "1 face the detector was unsure of taught"
+    with pytest.raises(EnrollmentError, match="P seems missing"):
+        enrollment_looks(photo, sure, "e.jpg", classifier, lambda: Tiles.empty())
