@@ -24,7 +24,7 @@ from vision.pipeline import (
 )
 from vision.registry import ModelMissingError
 from vision.simulate import lay_out_hand, read_as, simulated_probs, tiles_from_annotations
-from vision.types import Tiles
+from vision.types import Tiles, concatenate
 
 HAND: dict[str, Any] = {
     "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
@@ -157,14 +157,7 @@ def _with_tile_apart(tiles: Tiles, code: str, confidence: float) -> Tiles:
         [False],
         simulated_probs([code], rng, (40.0, 41.0)),
     )
-    return Tiles(
-        np.concatenate([tiles.xyxy, apart.xyxy]),
-        np.concatenate([tiles.corners, apart.corners]),
-        np.concatenate([tiles.confidence, apart.confidence]),
-        np.concatenate([tiles.sideways, apart.sideways]),
-        np.concatenate([tiles.face_down, apart.face_down]),
-        np.concatenate([tiles.probs, apart.probs]),
-    )
+    return concatenate(tiles, apart)
 
 
 def test_a_faint_detection_apart_from_the_hand_is_not_reported() -> None:
