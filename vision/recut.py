@@ -22,7 +22,7 @@ from vision.classify import Classifier
 from vision.load import Photo
 from vision.refine import Refiner
 from vision.sideways import sideways_flags
-from vision.tileset import TileSet
+from vision.tileset import TileSet, joint_reading
 from vision.types import BACK_INDEX, WHITE_INDEX, FloatArray, Tiles
 
 # A face is cut again where the set's best likeness (`TileSet.fit`, nats) falls under this:
@@ -73,11 +73,12 @@ def recut(
     a cut fits it better (module docstring)."""
     if tileset.coverage < MIN_COVERAGE or len(tiles) < 2:
         return tiles
-    fit = tileset.fit(tiles.embeddings, tiles.looks)
+    features = tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
+    fit = tileset.fit(features)
     # A blank face (a white dragon of a blank design, a back) has no print to fit: that it
     # fits badly says nothing of its cut, and a cut reaching into a neighbour's print fits
     # better.
-    named = tileset.read(tiles.probs, tiles.embeddings, tiles.looks).argmax(axis=1)
+    named = joint_reading(features).argmax(axis=1)
     face_up = ~tiles.face_down & ~np.isin(named, BLANK)
     low = np.nonzero((fit < RECUT_BELOW) & face_up)[0]
     good = np.nonzero((fit >= RECUT_BELOW) & face_up)[0]
@@ -90,7 +91,7 @@ def recut(
     flags = np.zeros(len(quads), bool)
     cuts = Tiles(tiles.xyxy[owners], quads, tiles.confidence[owners], flags, flags)
     cut = classifier.classify(photo, cuts)
-    cut_fit = tileset.fit(cut.embeddings, cut.looks)
+    cut_fit = tileset.fit(tileset.features(cut.probs, cut.embeddings, cut.looks))
     out = replace(
         tiles,
         corners=tiles.corners.copy(),

@@ -246,15 +246,16 @@ class TileSet:
         """The share of the 42 faces the set was shown."""
         return float(self.taught()[: len(FACES)].mean())
 
-    def fit(self, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
-        """(n,) how like its likeliest taught face each face is, in the joint reading's nats:
-        the best over taught faces of B s + D t at the set's coverage (0 for an empty set)."""
-        if len(self) == 0 or len(embeddings) == 0:
-            return np.zeros(len(embeddings), np.float32)
+    def fit(self, features: FloatArray) -> FloatArray:
+        """(n,) how like its likeliest taught face each face is, in the joint reading's nats,
+        from its `features`: the best over taught faces of B s + D t at the set's coverage
+        (0 for an empty set)."""
+        if len(self) == 0 or len(features) == 0:
+            return np.zeros(len(features), np.float32)
         cover = self.coverage
         b = WEIGHTS[1] + cover * WEIGHTS[7]
         d = WEIGHTS[3] + cover * WEIGHTS[9]
-        terms = b * self.likeness(embeddings) + d * self.printed(looks)
+        terms = b * features[:, :, 1] + d * features[:, :, 3]  # s and t (`joint_features`)
         return np.asarray(terms[:, self.taught()].max(axis=1), np.float32)
 
     def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
