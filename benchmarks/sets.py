@@ -385,7 +385,7 @@ def enrollments(args: argparse.Namespace) -> Json:
     their sure tiles, or once faint faces fill the rows' gaps, as teaching does), how many of
     those labelled every face right, and why the others were refused."""
     from datasets.scene import render_scene
-    from vision.enroll import read_enrollment, with_faint_faces
+    from vision.enroll import read_filled
 
     recognizer = Recognizer()
     counts: Counter[str] = Counter()
@@ -396,19 +396,15 @@ def enrollments(args: argparse.Namespace) -> Json:
             face_seed = int(rng.integers(2**30))
             scene = render_scene(rng, (source,), "enrollment", args.size, face_seed=face_seed)
             jpeg = bytes(cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1])
-            photo, tiles = recognizer.read_tiles(jpeg)
-            how = "accepted"
+            photo, sure = recognizer.read_tiles(jpeg)
             try:
-                labels = read_enrollment(tiles).labels
+                enrollment, tiles = read_filled(sure, partial(recognizer.faint_tiles, photo))
             except EnrollmentError as exc:
-                filled = with_faint_faces(tiles, recognizer.faint_tiles(photo))
-                try:
-                    labels = read_enrollment(filled).labels
-                except EnrollmentError:
-                    counts[f"{source} refused"] += 1
-                    refusals[str(exc).split(":")[0]] += 1
-                    continue
-                how, tiles = "accepted with faint faces", filled
+                counts[f"{source} refused"] += 1
+                refusals[str(exc).split(":")[0]] += 1
+                continue
+            labels = enrollment.labels
+            how = "accepted with faint faces" if len(tiles) > len(sure) else "accepted"
             rows, truth = _matched(tiles, scene.annotations)
             right = len(rows) == len(scene.annotations) and all(
                 labels[k] == CLASSES[t] for k, t in zip(rows, truth, strict=True)

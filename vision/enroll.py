@@ -11,7 +11,8 @@ round. A photo that fails is refused with a message naming the row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
@@ -106,6 +107,28 @@ def with_faint_faces(tiles: Tiles, faint: Tiles) -> Tiles:
     off_line = np.abs((centres @ across)[:, None] - levels[None, :]).min(axis=1)
     keep = np.nonzero(~on_a_tile & (off_line < ROW_SPLIT / 2 * height))[0]
     return concatenate(tiles, faint[keep]) if len(keep) else tiles
+
+
+def read_filled(tiles: Tiles, faint: Callable[[], Tiles] | None = None) -> tuple[Enrollment, Tiles]:
+    """`read_enrollment` of `tiles`, and the tiles read: where they do not fit the order, of
+    them with `faint()`'s faces in the rows' gaps (`with_faint_faces`), with a warning of how
+    many such faces are taught. Raises the refusal of `tiles` themselves where that does not
+    fit either: what the photo's sure tiles show names the row to mend."""
+    try:
+        return read_enrollment(tiles), tiles
+    except EnrollmentError as refused:
+        if faint is None:
+            raise
+        filled = with_faint_faces(tiles, faint())
+        if len(filled) == len(tiles):
+            raise
+        try:
+            enrollment = read_enrollment(filled)
+        except EnrollmentError:
+            raise refused from None
+    added = len(filled) - len(tiles)
+    note = f"{added} face{'s' if added != 1 else ''} the detector was unsure of taught"
+    return replace(enrollment, warnings=[note, *enrollment.warnings]), filled
 
 
 def find_rows(tiles: Tiles) -> list[list[int]]:

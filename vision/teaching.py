@@ -4,19 +4,13 @@ enrollment photo's order or by boxes a person drew, added to the set as looks.""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from scoring.tiles import CLASSES
 from vision.classify import Classifier, face_crops
-from vision.enroll import (
-    Enrollment,
-    EnrollmentError,
-    read_enrollment,
-    upright_corners,
-    with_faint_faces,
-)
+from vision.enroll import Enrollment, read_filled, upright_corners
 from vision.load import Photo
 from vision.nms import box_iou
 from vision.tileset import TileSet, UInt8Array
@@ -97,23 +91,8 @@ def enrollment_looks(
     """Every face of an enrollment photo as a look (`vision.enroll`), cut standing as the
     rows stand; raises EnrollmentError naming the row that does not fit. Where the photo's
     tiles do not fit the order, `faint` (the photo's tiles found at a lower confidence) may
-    fill the rows' gaps (`vision.enroll.with_faint_faces`), and the photo is read again."""
-    try:
-        enrollment = read_enrollment(tiles)
-    except EnrollmentError as refused:
-        if faint is None:
-            raise
-        filled = with_faint_faces(tiles, faint())
-        if len(filled) == len(tiles):
-            raise
-        try:
-            enrollment = read_enrollment(filled)
-        except EnrollmentError:
-            raise refused from None  # what the photo's sure tiles show: the row to mend
-        added = len(filled) - len(tiles)
-        note = f"{added} face{'s' if added != 1 else ''} the detector was unsure of taught"
-        enrollment = replace(enrollment, warnings=[note, *enrollment.warnings])
-        tiles = filled
+    fill the rows' gaps (`vision.enroll.read_filled`)."""
+    enrollment, tiles = read_filled(tiles, faint)
     keep = [i for i, label in enumerate(enrollment.labels) if label is not None]
     upright, turned = upright_corners(tiles)
     corners, turned = upright[keep], turned[keep]
