@@ -51,7 +51,7 @@ def _quarter_turned(quads: FloatArray) -> FloatArray:
 def _cuts(tiles: Tiles, low: np.ndarray, good: np.ndarray) -> tuple[FloatArray, np.ndarray]:
     """Quads to try for each face in `low` (original pixels), and the face each is for: its
     neighbours' shapes on its centre and its own quad, each as it lies and a quarter turned."""
-    centres = (tiles.xyxy[:, :2] + tiles.xyxy[:, 2:]) / 2
+    centres = tiles.centers
     quads, owners = [], []
     for i in low:
         near = good[np.argsort(np.linalg.norm(centres[good] - centres[i], axis=1))[:NEIGHBOURS]]
