@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from vision.load import load_photo, read_header
 from vision.looks import describe
 from vision.pipeline import Recognition, Recognizer, interpret
 from vision.simulate import tiles_from_annotations
+from vision.tileset import TileSet
 from vision.types import Tiles
 
 Json = dict[str, Any]
@@ -178,13 +180,15 @@ def evaluate(args: argparse.Namespace) -> Json:
             header = read_header(path.with_suffix(".jpg").read_bytes())
             size = (header.width, header.height)
             result = interpret(tiles, context, args.ruleset, image_size=size)
-        elif args.cache:
-            tiles, size = models_read(recognizer, path.with_suffix(".jpg"), Path(args.cache))
-            result = interpret(tiles, context, args.ruleset, image_size=size)
         else:
-            photo, tiles = recognizer.read_tiles(path.with_suffix(".jpg"))
-            size = photo.original_size
-            result = interpret(tiles, context, args.ruleset, image_size=size)
+            jpg = path.with_suffix(".jpg")
+            if args.cache:
+                tiles, size = models_read(recognizer, jpg, Path(args.cache))
+            else:
+                photo, tiles = recognizer.read_tiles(jpg)
+                size = photo.original_size
+            faint = None if args.no_faint else faint_of(recognizer, jpg, tiles)
+            result = interpret(tiles, context, args.ruleset, image_size=size, faint=faint)
         in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
         row = _row(path.stem, hand, result, args.ruleset, in_hand)
         row["design"] = _design(label["annotations"])
@@ -210,6 +214,14 @@ def kept_read(kept: Path) -> tuple[Tiles, tuple[int, int]]:
     with np.load(kept) as z:
         tiles = Tiles(**{name: z[name] for name in _TILE_FIELDS if name in z.files})
         return tiles, (int(z["size"][0]), int(z["size"][1]))
+
+
+def faint_of(
+    recognizer: Recognizer, jpg: Path, tiles: Tiles, tileset: TileSet | None = None
+) -> Callable[[], Tiles]:
+    """What `interpret` asks for as `faint`, as recognition gives it: the photo's faint
+    tiles on none of `tiles` (the photo loaded only when asked)."""
+    return lambda: recognizer.faint_reader(load_photo(jpg), tiles, tileset)()
 
 
 def models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
@@ -472,6 +484,11 @@ def main() -> None:
     e.add_argument("--sharp-hi", type=float, default=6.5, help="sim: highest logit sharpness")
     e.add_argument("--jitter", type=float, default=0.0, help="sim: corner noise, face widths")
     e.add_argument("--no-sideways", action="store_true", help="sim: no sideways flags")
+    e.add_argument(
+        "--no-faint",
+        action="store_true",
+        help="models: hands read as 13 waiting not retried with the detector's faint tiles",
+    )
     e.add_argument(
         "--canonical", action="store_true", help="sim: corners in the detector's canonical order"
     )

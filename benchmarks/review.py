@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import itertools
 
-from benchmarks.recognize import _row, context_of, kept_read, models_read
+from benchmarks.recognize import _row, context_of, faint_of, kept_read, models_read
 from benchmarks.sets import folders_of, taught_photos, teach
 from vision.calibration import (
     FEATURES,
@@ -77,7 +78,7 @@ def readings(
     """Per photo (the first `n`, in order): its features (None where no hand was read),
     whether the reading is right, whether the photo shows the whole hand, and the review
     checks that fired."""
-    recognizer: Recognizer | None = None
+    recognizer = Recognizer()
     rows = []
     for path in sorted(data.glob("*.json"))[:n]:
         label = json.loads(path.read_text())
@@ -86,9 +87,9 @@ def readings(
         if kept.exists():  # read by `benchmarks/recognize.py eval --mode models --cache`
             tiles, size = kept_read(kept)
         else:
-            recognizer = recognizer or Recognizer()
             tiles, size = models_read(recognizer, jpg, cache)
-        rows.append(_reading(path.stem, label, tiles, size, ruleset, taught=False))
+        faint = faint_of(recognizer, jpg, tiles)
+        rows.append(_reading(path.stem, label, tiles, size, ruleset, False, faint))
     return rows
 
 
@@ -107,20 +108,28 @@ def set_readings(
     rows = []
     for path in taught_photos(folder, n if n is not None else 10**9, 0):
         label = json.loads(path.read_text())
-        tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / cache)
-        rows.append(_reading(path.stem, label, tiles, size, ruleset, taught=False))
+        jpg = path.with_suffix(".jpg")
+        tiles, size = models_read(recognizer, jpg, folder / cache)
+        faint = faint_of(recognizer, jpg, tiles)
+        rows.append(_reading(path.stem, label, tiles, size, ruleset, False, faint))
         if tileset is not None:
-            photo = load_photo(path.with_suffix(".jpg"))
-            taught = recognizer.read_with_set(photo, tiles, tileset)
-            rows.append(_reading(path.stem, label, taught, size, ruleset, taught=True))
+            taught = recognizer.read_with_set(load_photo(jpg), tiles, tileset)
+            faint = faint_of(recognizer, jpg, taught, tileset)
+            rows.append(_reading(path.stem, label, taught, size, ruleset, True, faint))
     return rows
 
 
 def _reading(
-    stem: str, label: Json, tiles: Tiles, size: tuple[int, int], ruleset: str, taught: bool
+    stem: str,
+    label: Json,
+    tiles: Tiles,
+    size: tuple[int, int],
+    ruleset: str,
+    taught: bool,
+    faint: Callable[[], Tiles] | None = None,
 ) -> Json:
     context = context_of(label["hand"])
-    result = interpret(tiles, context, ruleset, image_size=size)
+    result = interpret(tiles, context, ruleset, image_size=size, faint=faint)
     in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
     row = _row(stem, label["hand"], result, ruleset, in_hand)
     features = reading_features(

@@ -264,10 +264,10 @@ def evaluate(args: argparse.Namespace) -> Json:
             hand, anns = label["hand"], label["annotations"]
             tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
             readings = {"without": tiles}
+            photo = load_photo(path.with_suffix(".jpg"))
             if tileset is not None:
                 taught = tiles
                 if not args.no_recut:
-                    photo = load_photo(path.with_suffix(".jpg"))
                     refiner = recognizer.detector.refiner
                     taught = recut(photo, tiles, tileset, recognizer.classifier, refiner)
                 probs = joint_reading(tileset_features(tileset, taught), *weights)
@@ -276,7 +276,9 @@ def evaluate(args: argparse.Namespace) -> Json:
             calib["truth"] += truth
             in_hand = sum(a.get("role") != "loose" for a in anns)
             for key, read in readings.items():
-                result = interpret(read, context_of(hand), "mcr", image_size=size)
+                taught_set = tileset if key == "with" else None
+                faint = None if args.no_faint else recognizer.faint_reader(photo, read, taught_set)
+                result = interpret(read, context_of(hand), "mcr", image_size=size, faint=faint)
                 row = _row(path.stem, hand, result, "mcr", in_hand)
                 truth_codes = [BACK if a.get("face_down") else a["code"] for a in anns]
                 row.update(_found_and_named(result, anns, truth_codes))
@@ -439,6 +441,11 @@ def main() -> None:
     e.add_argument("--weights", nargs="+", type=float, help="instead of the shipped ones")
     e.add_argument(
         "--no-recut", action="store_true", help="read with the set without cutting faces again"
+    )
+    e.add_argument(
+        "--no-faint",
+        action="store_true",
+        help="hands read as 13 waiting not retried with the detector's faint tiles",
     )
     for step in (f, e):
         step.add_argument(

@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recognize import canonical, context_of, models_read
+from benchmarks.recognize import canonical, context_of, faint_of, models_read
 from scoring import score
 from vision.decode import decode
 from vision.pipeline import Recognition, Recognizer, interpret
@@ -162,7 +162,8 @@ def evaluate(args: argparse.Namespace) -> Json:
             jpg = path.with_suffix(".jpg")
             if args.cache:
                 tiles, size = models_read(recognizer, jpg, Path(args.cache) / version)
-                result = interpret(tiles, context, args.ruleset, image_size=size)
+                faint = None if args.no_faint else faint_of(recognizer, jpg, tiles)
+                result = interpret(tiles, context, args.ruleset, image_size=size, faint=faint)
             else:
                 result = recognizer.recognize(jpg, context, args.ruleset)
             rows.append(row(path.stem, label, result, args.ruleset, context))
@@ -189,6 +190,11 @@ def main() -> None:
     e.add_argument("--detector", help="detector ONNX (default: the shipped one)")
     e.add_argument("--cache", help="keep each photo's detected and classified tiles here")
     e.add_argument("--report", help="write every photo's row here (JSON)")
+    e.add_argument(
+        "--no-faint",
+        action="store_true",
+        help="with --cache: hands read as 13 not retried with the detector's faint tiles",
+    )
     args = parser.parse_args()
     if args.command == "render":
         render(Path(args.out), args.n, args.sources, args.size, args.seed)

@@ -74,6 +74,7 @@ GUESS_CHECKS = (
                 "false_claim",
                 "faint_tile_left_out",
                 "read_as_thirteen",
+                "faint_tile_taken",
             )
         }
     )

@@ -39,6 +39,7 @@ class NoteCode(StrEnum):
     FALSE_CLAIM = "false_claim"
     FAINT_TILE_LEFT_OUT = "faint_tile_left_out"
     READ_AS_THIRTEEN = "read_as_thirteen"
+    FAINT_TILE_TAKEN = "faint_tile_taken"
     TILE_AT_EDGE = "tile_at_edge"
     # The decoding: which tiles they are.
     CONTEXT_FLOWERS = "context_flowers"

@@ -10,7 +10,7 @@ stages live in their own modules: `vision.search` (layout and decoding as one se
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from vision.search import THIRTEEN_AFTER_ALL
 from vision.search import read as search_read
 from vision.tileset import TileSet, TileSetError
 from vision.types import Tiles
+from vision.unseen import apart, with_faint_tile
 
 # Names callers import from here.
 __all__ = [
@@ -142,6 +143,7 @@ class Recognizer:
             timings=timings,
             image_size=photo.original_size,
             objectness=self.objectness,
+            faint=self.faint_reader(photo, tiles, tileset),
         )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
         result.tileset = tileset.name if tileset is not None else None
@@ -175,6 +177,19 @@ class Recognizer:
         whose sure tiles miss a face may fill its rows' gaps with."""
         return self.classifier.classify(photo, self.detector.detect(photo, FAINT_CONFIDENCE))
 
+    def faint_reader(
+        self, photo: Photo, tiles: Tiles, tileset: TileSet | None = None
+    ) -> Callable[[], Tiles]:
+        """What `interpret` asks for as `faint`, read only when asked: the photo's tiles
+        found at FAINT_CONFIDENCE on none of `tiles`, classified (with `tileset`'s looks)."""
+
+        def read() -> Tiles:
+            found = self.detector.detect(photo, FAINT_CONFIDENCE)
+            named = self.classifier.classify(photo, found[np.flatnonzero(apart(found, tiles))])
+            return named if tileset is None else self.read_with_set(photo, named, tileset)
+
+        return read
+
     def read_with_set(self, photo: Photo, tiles: Tiles, tileset: TileSet) -> Tiles:
         """Classified `tiles` read with a taught set: the faces it finds unlike all its
         looks cut again (`vision.recut`), then the set's looks joined with the classifier's
@@ -191,6 +206,7 @@ def interpret(
     timings: dict[str, float] | None = None,
     image_size: tuple[int, int] | None = None,
     objectness: Objectness | bool = True,
+    faint: Callable[[], Tiles] | None = None,
 ) -> Recognition:
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
 
@@ -200,6 +216,9 @@ def interpret(
 
     The tiles become a hand by one search (`vision.search.read`) over the layout, the
     detector's slips and the hand's readings.
+
+    `faint` gives the photo's tiles the detector found only faintly, asked for where the
+    tiles read as 13 waiting to win (`vision.unseen`: the win's tile may be one of them).
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
     the photo's edge: part of the hand may be outside the picture. The recognition's
@@ -214,6 +233,13 @@ def interpret(
     # Layout and decoding are one search: its time is the decoding's.
     clock = _lap(timings, "layout", clock)
     searched = search_read(tiles, checked, _priors())
+    if faint is not None and searched.decoded.waiting:
+        # 13 tiles read: the win's tile may be one the detector found only faintly.
+        seen = faint() if no_tile is None else no_tile.keep_beside(tiles, faint())
+        completed = with_faint_tile(
+            searched.tiles, searched.found, seen, lambda t: search_read(t, checked, _priors())
+        )
+        searched = completed or searched
     tiles, found, decoded = searched.tiles, searched.found, searched.decoded
     clock = _lap(timings, "decode", clock)
     notes = [*found.notes, *(n for n in decoded.notes if n not in found.notes)]

@@ -96,6 +96,7 @@ def review_notes(
         notes.append(Note(NoteCode.OVERRULED_READING, message, changed))
     if found.doubt is not None:
         notes.append(found.doubt)
+    notes += [n for n in found.notes if n.code is NoteCode.FAINT_TILE_TAKEN and n not in notes]
     if tiles is not None and (run := _concealed_set_out_like_a_meld(found, tiles)):
         notes.append(Note(NoteCode.CONCEALED_SET_LIKE_MELD, MELD_WITHOUT_CROSSWISE_TILE, run))
     if decoded.left_out:

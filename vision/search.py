@@ -110,7 +110,7 @@ def read(
     done, tried = _best_first(moves, bound, evaluate, counts_waiting=most is not None)
     laid_in_win = np.array([r != Role.STRAY for r in role_of_each(base, len(tiles))], bool)
     result = _weighed(done, tried, laid_in_win)
-    if most is None and _doubtful_win(result.decoded):
+    if most is None and doubtful_win(result.decoded):
         waiting = read(tiles, context, priors, WAITING_TILES)
         if waiting.decoded.hand is not None and waiting.decoded.plausibility >= _OVERRULED:
             note = Note(NoteCode.READ_AS_THIRTEEN, THIRTEEN_AFTER_ALL)
@@ -183,7 +183,9 @@ THIRTEEN_AFTER_ALL = (
 )
 
 
-def _doubtful_win(decoded: Decoded) -> bool:
+def doubtful_win(decoded: Decoded) -> bool:
+    """No hand, or a win only where the rules overrule a confident tile reading (under
+    2 %): a win the tiles as read do not allow."""
     return decoded.hand is None or (not decoded.waiting and decoded.plausibility < _OVERRULED)
 
 

@@ -1,0 +1,103 @@
+"""A declared win read as 13 tiles: the detector's faint tiles tried as its 14th."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from vision.layout import layout
+from vision.notes import NoteCode
+from vision.pipeline import interpret
+from vision.simulate import lay_out_hand, tiles_from_annotations
+from vision.types import Tiles, concatenate
+from vision.unseen import apart, candidates
+
+HAND: dict[str, Any] = {
+    "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
+    "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "W"],
+    "winning_tile": "W",
+    "flowers": [],
+}
+
+
+def _split(missing: int) -> tuple[Tiles, Tiles, list[dict[str, Any]]]:
+    """The hand's tiles as found surely, all but annotation `missing`, and that one alone
+    (as the detector's faint look finds it)."""
+    ann = lay_out_hand(HAND)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    kept = np.array([k for k in range(len(ann)) if k != missing])
+    faint = tiles[np.array([missing])]
+    faint.confidence[:] = 0.15
+    return tiles[kept], faint, ann
+
+
+def _winning(ann: list[dict[str, Any]]) -> int:
+    return next(k for k, a in enumerate(ann) if a.get("role") == "winning")
+
+
+def test_a_faint_tile_on_a_sure_one_is_no_candidate() -> None:
+    tiles, faint, _ = _split(_winning(lay_out_hand(HAND)))
+    again = tiles[np.array([0])]  # the detector's faint look finds the sure tiles too
+    assert apart(again, tiles).tolist() == [False]
+    assert apart(faint, tiles).tolist() == [True]
+
+
+def test_only_faint_tiles_near_the_hand_are_tried_surest_first() -> None:
+    tiles, faint, _ = _split(_winning(lay_out_hand(HAND)))
+    far = Tiles(
+        faint.xyxy + np.float32(5000),
+        faint.corners + np.float32(5000),
+        np.array([0.29], np.float32),
+        faint.sideways,
+        faint.face_down,
+        faint.probs,
+    )
+    near = Tiles(
+        faint.xyxy + np.float32(20),
+        faint.corners + np.float32(20),
+        np.array([0.25], np.float32),
+        faint.sideways,
+        faint.face_down,
+        faint.probs,
+    )
+    found = layout(tiles, 13)
+    both = concatenate(concatenate(faint, far), near)
+    assert candidates(tiles, both, found) == [2, 0]
+
+
+def test_a_winning_tile_found_only_faintly_completes_the_win_and_is_flagged() -> None:
+    ann = lay_out_hand(HAND)
+    tiles, faint, _ = _split(_winning(ann))
+    without = interpret(tiles)
+    assert without.decoded.waiting  # the sure tiles alone: 13 waiting
+    result = interpret(tiles, faint=lambda: faint)
+    assert result.decoded.hand is not None and not result.decoded.waiting
+    assert result.decoded.hand["winning_tile"] == "W"
+    (taken,) = [n for n in result.doubts if n.code is NoteCode.FAINT_TILE_TAKEN]
+    assert [result.tiles.confidence[t] for t in taken.tiles] == [np.float32(0.15)]
+    assert result.review  # whether that tile is there is a guess
+
+
+def test_faint_tiles_are_asked_for_only_when_13_tiles_are_read() -> None:
+    ann = lay_out_hand(HAND)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+
+    def never() -> Tiles:
+        raise AssertionError("a win was read: no faint tile is needed")
+
+    result = interpret(tiles, faint=never)
+    assert result.decoded.hand is not None and not result.decoded.waiting
+
+
+def test_a_faint_tile_with_which_no_win_reads_is_not_taken() -> None:
+    """A hand truly waiting (its winning tile not yet drawn) beside a faint discard that
+    completes nothing stays a hand waiting."""
+    ann = lay_out_hand(HAND)
+    winning = _winning(ann)
+    tiles, faint, _ = _split(winning)
+    faint.probs[:] = 0.0
+    faint.probs[0, 0] = 1.0  # read as 1m: with it no win is legal
+    result = interpret(tiles, faint=lambda: faint)
+    assert result.decoded.waiting
+    assert all(n.code is not NoteCode.FAINT_TILE_TAKEN for n in result.notes)
