@@ -115,7 +115,10 @@ class Tiles:
 
 
 def concatenate(first: Tiles, second: Tiles) -> Tiles:
-    """The tiles of both, `first`'s first (each field joined; both classified alike)."""
+    """The tiles of both, `first`'s first (each field joined; both classified alike). No
+    tiles join any: an empty side's looks and embeddings have no width to match."""
+    if not len(first) or not len(second):
+        return second if not len(first) else first
     return Tiles(
         np.concatenate([first.xyxy, second.xyxy]),
         np.concatenate([first.corners, second.corners]),

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.layout import Layout
+from vision.nms import box_iou
 from vision.notes import Note, NoteCode
 from vision.roles import HAND_ROLES
 from vision.search import SearchResult, doubtful_win
@@ -28,8 +29,10 @@ MAX_TRIED = 3
 # A faint tile is near the hand within this many face lengths of a hand tile's centre (a
 # winning tile lies a gap apart from the row it completes)...
 NEAR = 2.0
-# ...and is a tile of its own where no sure tile's centre lies within this many face lengths.
-OWN = 0.5
+# ...and a tile of its own where its box overlaps no sure tile's more than the detector's
+# NMS lets two detections overlap (`vision.detect.decode_heads`): the faint look finds the
+# sure tiles again too, each at IoU 1 with itself.
+OWN_IOU = 0.5
 TAKEN = "a tile the detector found only faintly was taken into the hand: with it a win reads"
 
 
@@ -40,11 +43,11 @@ def _face_length(tiles: Tiles, which: list[int] | None = None) -> float:
 
 
 def apart(faint: Tiles, tiles: Tiles) -> npt.NDArray[np.bool_]:
-    """Which of `faint` lie on none of `tiles`: no tile's centre within OWN face lengths."""
+    """Which of `faint` lie on none of `tiles`: no box overlapping theirs over OWN_IOU."""
     if not len(tiles) or not len(faint):
         return np.ones(len(faint), bool)
-    to_any = np.linalg.norm(faint.centers[:, None] - tiles.centers[None], axis=2)
-    return np.asarray(to_any.min(axis=1) > OWN * _face_length(tiles), bool)
+    overlap = np.array([box_iou(box, tiles.xyxy).max() for box in faint.xyxy])
+    return np.asarray(overlap <= OWN_IOU, bool)
 
 
 def candidates(tiles: Tiles, faint: Tiles, found: Layout) -> list[int]:

@@ -43,6 +43,28 @@ def test_a_faint_tile_on_a_sure_one_is_no_candidate() -> None:
     assert apart(faint, tiles).tolist() == [True]
 
 
+def _shifted(tiles: Tiles, share: float) -> Tiles:
+    """The first tile again, moved across by `share` of its width."""
+    one = tiles[np.array([0])]
+    dx = np.float32(share * float(one.xyxy[0, 2] - one.xyxy[0, 0]))
+    return Tiles(
+        one.xyxy + np.array([dx, 0, dx, 0], np.float32),
+        one.corners + np.array([dx, 0], np.float32),
+        one.confidence,
+        one.sideways,
+        one.face_down,
+        one.probs,
+    )
+
+
+def test_a_faint_tile_is_its_own_where_it_overlaps_sure_ones_as_nms_allows() -> None:
+    """A sure tile's box a little off a face the detector found only faintly beside it
+    overlaps it: the faint one is a tile of its own up to the NMS's overlap of 0.5."""
+    tiles, _, _ = _split(_winning(lay_out_hand(HAND)))
+    assert apart(_shifted(tiles, 0.6), tiles).tolist() == [True]  # under 0.5 with both
+    assert apart(_shifted(tiles, 0.1), tiles).tolist() == [False]  # IoU 0.82: tile 0 again
+
+
 def test_only_faint_tiles_near_the_hand_are_tried_surest_first() -> None:
     tiles, faint, _ = _split(_winning(lay_out_hand(HAND)))
     far = Tiles(
@@ -101,3 +123,13 @@ def test_a_faint_tile_with_which_no_win_reads_is_not_taken() -> None:
     result = interpret(tiles, faint=lambda: faint)
     assert result.decoded.waiting
     assert all(n.code is not NoteCode.FAINT_TILE_TAKEN for n in result.notes)
+
+
+def test_faint_tiles_join_no_sure_tiles_whatever_their_widths() -> None:
+    """Classified faint tiles (with embeddings and looks) join an empty set of sure tiles,
+    whose looks and embeddings have no width."""
+    _, faint, _ = _split(_winning(lay_out_hand(HAND)))
+    faint.embeddings = np.ones((1, 8), np.float32)
+    joined = concatenate(Tiles.empty(), faint)
+    assert len(joined) == 1 and joined.embeddings.shape == (1, 8)
+    assert len(concatenate(faint, Tiles.empty())) == 1
