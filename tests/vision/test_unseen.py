@@ -43,18 +43,22 @@ def test_a_faint_tile_on_a_sure_one_is_no_candidate() -> None:
     assert apart(faint, tiles).tolist() == [True]
 
 
-def _shifted(tiles: Tiles, share: float) -> Tiles:
-    """The first tile again, moved across by `share` of its width."""
-    one = tiles[np.array([0])]
-    dx = np.float32(share * float(one.xyxy[0, 2] - one.xyxy[0, 0]))
+def _moved(one: Tiles, dx: float, dy: float, confidence: float | None = None) -> Tiles:
+    """One tile moved by (dx, dy) pixels, at `confidence` where given."""
     return Tiles(
-        one.xyxy + np.array([dx, 0, dx, 0], np.float32),
-        one.corners + np.array([dx, 0], np.float32),
-        one.confidence,
+        one.xyxy + np.array([dx, dy, dx, dy], np.float32),
+        one.corners + np.array([dx, dy], np.float32),
+        one.confidence if confidence is None else np.array([confidence], np.float32),
         one.sideways,
         one.face_down,
         one.probs,
     )
+
+
+def _shifted(tiles: Tiles, share: float) -> Tiles:
+    """The first tile again, moved across by `share` of its width."""
+    one = tiles[np.array([0])]
+    return _moved(one, share * float(one.xyxy[0, 2] - one.xyxy[0, 0]), 0.0)
 
 
 def test_a_faint_tile_is_its_own_where_it_overlaps_sure_ones_as_nms_allows() -> None:
@@ -67,22 +71,8 @@ def test_a_faint_tile_is_its_own_where_it_overlaps_sure_ones_as_nms_allows() -> 
 
 def test_only_faint_tiles_near_the_hand_are_tried_surest_first() -> None:
     tiles, faint, _ = _split(_winning(lay_out_hand(HAND)))
-    far = Tiles(
-        faint.xyxy + np.float32(5000),
-        faint.corners + np.float32(5000),
-        np.array([0.29], np.float32),
-        faint.sideways,
-        faint.face_down,
-        faint.probs,
-    )
-    near = Tiles(
-        faint.xyxy + np.float32(20),
-        faint.corners + np.float32(20),
-        np.array([0.25], np.float32),
-        faint.sideways,
-        faint.face_down,
-        faint.probs,
-    )
+    far = _moved(faint, 5000.0, 5000.0, confidence=0.29)
+    near = _moved(faint, 20.0, 20.0, confidence=0.25)
     found = layout(tiles, 13)
     both = concatenate(concatenate(faint, far), near)
     assert candidates(tiles, both, found) == [2, 0]
