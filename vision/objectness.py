@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from vision.geometry import face_sides
 from vision.registry import optional
-from vision.types import FloatArray, Tiles, concatenate
+from vision.types import FloatArray, Tiles
 
 Array = npt.NDArray[np.float64]
 SURE = 0.5  # detections at least this confident count as the photo's tiles for the context
@@ -130,14 +130,6 @@ class Objectness:
         if len(tiles) == 0:
             return tiles
         return tiles[self.p_tile(tiles) >= self.threshold]
-
-    def keep_beside(self, found: Tiles, more: Tiles) -> Tiles:
-        """The detections of `more` taken as tiles, judged in the photo beside its `found`
-        ones (the photo's context is all its detections, not the few more alone)."""
-        if len(more) == 0:
-            return more
-        p = self.p_tile(concatenate(found, more))[len(found) :]
-        return more[p >= self.threshold]
 
     def to_json(self, fitted_on: dict[str, Any]) -> dict[str, Any]:
         return {

@@ -234,10 +234,11 @@ def interpret(
     clock = _lap(timings, "layout", clock)
     searched = search_read(tiles, checked, _priors())
     if faint is not None and searched.decoded.waiting:
-        # 13 tiles read: the win's tile may be one the detector found only faintly.
-        seen = faint() if no_tile is None else no_tile.keep_beside(tiles, faint())
+        # 13 tiles read: the win's tile may be one the detector found only faintly. Not
+        # judged by the objectness model, whose fit never saw a detection so faint: a faint
+        # tile is taken only where it completes a win the tiles allow, and flagged.
         completed = with_faint_tile(
-            searched.tiles, searched.found, seen, lambda t: search_read(t, checked, _priors())
+            searched.tiles, searched.found, faint(), lambda t: search_read(t, checked, _priors())
         )
         searched = completed or searched
     tiles, found, decoded = searched.tiles, searched.found, searched.decoded

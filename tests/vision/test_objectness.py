@@ -48,17 +48,6 @@ def test_a_doubtful_look_among_tiles_is_kept_and_alone_is_dropped() -> None:
     assert len(model.keep(alone)) == 0
 
 
-def test_a_faint_look_is_judged_beside_the_photos_tiles_not_alone() -> None:
-    """The detector's faint tiles, asked for after the sure ones, are judged in the photo's
-    context: a doubtful look beside sure tiles is a tile, alone it is not."""
-    model = _model(1, [0, 0, 0, 0, 1, 1, 0, 0])
-    found = _tiles(np.array([[1.0], [1.0], [1.0]]))
-    faint = _tiles(np.array([[-0.2]]), confidence=0.2)
-    assert len(model.keep(faint)) == 0
-    assert len(model.keep_beside(found, faint)) == 1
-    assert len(model.keep_beside(found, _tiles(np.array([[-3.0]])))) == 0
-
-
 def test_the_photo_features_leave_each_tile_out_of_its_own_context() -> None:
     own = np.zeros((3, OWN))
     x = photo_features(own, np.array([2.0, -1.0, 5.0]))
