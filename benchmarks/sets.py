@@ -266,12 +266,13 @@ def evaluate(args: argparse.Namespace) -> Json:
             readings = {"without": tiles}
             photo = load_photo(path.with_suffix(".jpg"))
             if tileset is not None:
-                taught = tiles
+                taught, features = tiles, tileset_features(tileset, tiles)
                 if not args.no_recut:
                     refiner = recognizer.detector.refiner
-                    taught = recut(photo, tiles, tileset, recognizer.classifier, refiner)
-                probs = joint_reading(tileset_features(tileset, taught), *weights)
-                readings["with"] = replace(taught, probs=probs)
+                    taught, features = recut(
+                        photo, tiles, tileset, recognizer.classifier, refiner, features
+                    )
+                readings["with"] = replace(taught, probs=joint_reading(features, *weights))
             matched, truth = _matched(tiles, anns)
             calib["truth"] += truth
             in_hand = sum(a.get("role") != "loose" for a in anns)

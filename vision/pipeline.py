@@ -37,7 +37,7 @@ from vision.review import (
 )
 from vision.search import THIRTEEN_AFTER_ALL
 from vision.search import read as search_read
-from vision.tileset import TileSet, TileSetError
+from vision.tileset import TileSet, TileSetError, joint_reading
 from vision.types import Tiles
 from vision.unseen import apart, with_faint_tile
 
@@ -194,8 +194,12 @@ class Recognizer:
         """Classified `tiles` read with a taught set: the faces it finds unlike all its
         looks cut again (`vision.recut`), then the set's looks joined with the classifier's
         reading (`vision.tileset`)."""
-        tiles = recut(photo, tiles, tileset, self.classifier, self.detector.refiner)
-        return replace(tiles, probs=tileset.read(tiles.probs, tiles.embeddings, tiles.looks))
+        if len(tileset) == 0 or len(tiles) == 0:
+            return tiles  # `TileSet.read`: nothing taught, the classifier's reading stands
+        features = tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
+        refiner = self.detector.refiner
+        tiles, features = recut(photo, tiles, tileset, self.classifier, refiner, features)
+        return replace(tiles, probs=joint_reading(features))
 
 
 def interpret(

@@ -68,12 +68,14 @@ def recut(
     tileset: TileSet,
     classifier: Classifier,
     refiner: Refiner | None,
-) -> Tiles:
+    features: FloatArray,
+) -> tuple[Tiles, FloatArray]:
     """`tiles` (classified) with the face-up faces that fit `tileset` worst cut again where
-    a cut fits it better (module docstring)."""
+    a cut fits it better (module docstring), and the joint reading's features of the tiles
+    returned, from `features` (`TileSet.features` of `tiles`): a face cut again takes its
+    cut's."""
     if tileset.coverage < MIN_COVERAGE or len(tiles) < 2:
-        return tiles
-    features = tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
+        return tiles, features
     fit = tileset.fit(features)
     # A blank face (a white dragon of a blank design, a back) has no print to fit: that it
     # fits badly says nothing of its cut, and a cut reaching into a neighbour's print fits
@@ -83,7 +85,7 @@ def recut(
     low = np.nonzero((fit < RECUT_BELOW) & face_up)[0]
     good = np.nonzero((fit >= RECUT_BELOW) & face_up)[0]
     if not len(low) or not len(good):
-        return tiles
+        return tiles, features
     quads, owners = _cuts(tiles, low, good)
     scale = np.float32(photo.scale)
     if refiner is not None:
@@ -91,7 +93,9 @@ def recut(
     flags = np.zeros(len(quads), bool)
     cuts = Tiles(tiles.xyxy[owners], quads, tiles.confidence[owners], flags, flags)
     cut = classifier.classify(photo, cuts)
-    cut_fit = tileset.fit(tileset.features(cut.probs, cut.embeddings, cut.looks))
+    cut_features = tileset.features(cut.probs, cut.embeddings, cut.looks)
+    cut_fit = tileset.fit(cut_features)
+    features = features.copy()
     out = replace(
         tiles,
         corners=tiles.corners.copy(),
@@ -106,7 +110,8 @@ def recut(
         if cut_fit[best] > max(fit[i], KEEP_ABOVE):
             out.corners[i], out.probs[i] = cut.corners[best], cut.probs[best]
             out.looks[i], out.embeddings[i] = cut.looks[best], cut.embeddings[best]
+            features[i] = cut_features[best]
             changed = True
     if changed:
         out.sideways = sideways_flags(out.corners / scale, out.xyxy / scale, photo.image)
-    return out
+    return out, features
