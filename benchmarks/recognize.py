@@ -224,6 +224,15 @@ def faint_of(
     return lambda: recognizer.faint_reader(load_photo(jpg), tiles, tileset)()
 
 
+def add_no_faint(parser: argparse.ArgumentParser) -> None:
+    """The switch that reads without `faint_of`'s tiles, for the comparison."""
+    parser.add_argument(
+        "--no-faint",
+        action="store_true",
+        help="hands read as 13 waiting not retried with the detector's faint tiles",
+    )
+
+
 def models_read(recognizer: Recognizer, jpg: Path, cache: Path) -> tuple[Tiles, tuple[int, int]]:
     """The models' tiles of one photo, kept in `cache` so that layout and decoding changes are
     measured again in seconds. The cache is one pair of models': it records their digests and
@@ -484,11 +493,7 @@ def main() -> None:
     e.add_argument("--sharp-hi", type=float, default=6.5, help="sim: highest logit sharpness")
     e.add_argument("--jitter", type=float, default=0.0, help="sim: corner noise, face widths")
     e.add_argument("--no-sideways", action="store_true", help="sim: no sideways flags")
-    e.add_argument(
-        "--no-faint",
-        action="store_true",
-        help="models: hands read as 13 waiting not retried with the detector's faint tiles",
-    )
+    add_no_faint(e)
     e.add_argument(
         "--canonical", action="store_true", help="sim: corners in the detector's canonical order"
     )

@@ -36,7 +36,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recognize import _complete_figures, _found_and_named, _row, context_of, models_read
+from benchmarks.recognize import (
+    _complete_figures,
+    _found_and_named,
+    _row,
+    add_no_faint,
+    context_of,
+    models_read,
+)
 from scoring.tiles import BACK, CLASSES
 from vision.enroll import EnrollmentError
 from vision.load import load_photo
@@ -443,11 +450,7 @@ def main() -> None:
     e.add_argument(
         "--no-recut", action="store_true", help="read with the set without cutting faces again"
     )
-    e.add_argument(
-        "--no-faint",
-        action="store_true",
-        help="hands read as 13 waiting not retried with the detector's faint tiles",
-    )
+    add_no_faint(e)
     for step in (f, e):
         step.add_argument(
             "--tiles",

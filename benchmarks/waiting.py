@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.recognize import canonical, context_of, faint_of, models_read
+from benchmarks.recognize import add_no_faint, canonical, context_of, faint_of, models_read
 from scoring import score
 from vision.decode import decode
 from vision.pipeline import Recognition, Recognizer, interpret
@@ -150,6 +150,8 @@ def _share(flags: list[bool]) -> float:
 
 
 def evaluate(args: argparse.Namespace) -> Json:
+    if args.no_faint and not args.cache:
+        raise SystemExit("eval: --no-faint reads the kept tiles: give --cache too")
     recognizer = Recognizer(detector_path=args.detector)
     summary: Json = {}
     photos: Json = {}
@@ -190,11 +192,7 @@ def main() -> None:
     e.add_argument("--detector", help="detector ONNX (default: the shipped one)")
     e.add_argument("--cache", help="keep each photo's detected and classified tiles here")
     e.add_argument("--report", help="write every photo's row here (JSON)")
-    e.add_argument(
-        "--no-faint",
-        action="store_true",
-        help="with --cache: hands read as 13 not retried with the detector's faint tiles",
-    )
+    add_no_faint(e)
     args = parser.parse_args()
     if args.command == "render":
         render(Path(args.out), args.n, args.sources, args.size, args.seed)
