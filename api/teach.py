@@ -18,11 +18,9 @@ from datasets.coco import numbers
 from scoring.tiles import CLASSES
 from vision.classify import Classifier
 from vision.enroll import EnrollmentError
-from vision.load import Photo
 from vision.pipeline import Recognizer
 from vision.teaching import Label, Looks, enrollment_looks, label_looks, reembedded
 from vision.tileset import TileSet, TileSetError
-from vision.types import Tiles
 
 # What one request may teach: photos, and labels per photo.
 MAX_PHOTOS = 50
@@ -105,12 +103,6 @@ def _report(name: str, looks: Sequence[Looks], after: TileSet) -> Report:
     )
 
 
-def _faint_tiles(recognizer: Recognizer, photo: Photo) -> Tiles:
-    """The photo's tiles found at a lower confidence, asked for only where its sure tiles
-    do not fit the order."""
-    return recognizer.faint_tiles(photo)
-
-
 def enroll(
     store: SetStore,
     name: str,
@@ -128,7 +120,8 @@ def enroll(
     for origin, data in photos:
         photo, tiles = recognizer.read_tiles(data)
         try:
-            faint = partial(_faint_tiles, recognizer, photo)
+            # Asked for only where the photo's sure tiles do not fit the order.
+            faint = partial(recognizer.faint_tiles, photo)
             looks, _ = enrollment_looks(photo, tiles, origin, recognizer.classifier, faint)
         except EnrollmentError as exc:
             raise TeachError(f"{origin}: {exc}") from exc
