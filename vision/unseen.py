@@ -36,12 +36,6 @@ OWN_IOU = 0.5
 TAKEN = "a tile the detector found only faintly was taken into the hand: with it a win reads"
 
 
-def _face_length(tiles: Tiles, which: list[int] | None = None) -> float:
-    """The median long side of the tiles' boxes (of `which` of them)."""
-    boxes = tiles.xyxy if which is None else tiles.xyxy[which]
-    return float(np.median((boxes[:, 2:] - boxes[:, :2]).max(axis=1)))
-
-
 def apart(faint: Tiles, tiles: Tiles) -> npt.NDArray[np.bool_]:
     """Which of `faint` lie on none of `tiles`: no box overlapping theirs over OWN_IOU."""
     if not len(tiles) or not len(faint):
@@ -56,8 +50,10 @@ def candidates(tiles: Tiles, faint: Tiles, found: Layout) -> list[int]:
     hand = [t for g in found.groups if g.role in HAND_ROLES for t in g.tiles]
     if not hand or not len(faint):
         return []
+    boxes = tiles.xyxy[hand]
+    face = float(np.median((boxes[:, 2:] - boxes[:, :2]).max(axis=1)))  # a box's long side
     to_hand = np.linalg.norm(faint.centers[:, None] - tiles.centers[hand][None], axis=2)
-    near = to_hand.min(axis=1) < NEAR * _face_length(tiles, hand)
+    near = to_hand.min(axis=1) < NEAR * face
     chosen = np.flatnonzero(apart(faint, tiles) & near)
     return [int(k) for k in chosen[np.argsort(-faint.confidence[chosen], kind="stable")]]
 
