@@ -11,6 +11,10 @@
         --out .cache/objectness_9402.npz
     python benchmarks/objectness.py fit --features .cache/objectness_9401.npz \
         .cache/objectness_9402.npz [--out vision/weights/objectness.json]
+    # with the tileness network's log-odds among the look's features: the files of
+    # `training.tileness_data` and its folds' held-back log-odds (`training.train_tileness`)
+    python benchmarks/objectness.py fit --features .cache/tn_9601.npz .cache/tn_9602.npz \
+        --tileness runs/tn_fold0/held.npz runs/tn_fold1/held.npz runs/tn_fold2/held.npz
 
 `collect` reads each photo as recognition does, with the shipped detector and classifier
 (their tiles kept in a cache beside the folder), and keeps per detection its features
@@ -20,7 +24,10 @@ labelled box but not chosen for its face (a second peak on one tile) is left out
 it is neither. `fit` fits the two logistic models on those detections and sets the threshold
 where `--keep` of the true tiles pass, from out-of-fold probabilities (folds by photo),
 reporting what that leaves of the things that are no tile; `eval` measures a model on the
-detections of other photos.
+detections of other photos. Only detections at recognition's confidence are fitted on. With
+`--tileness`, each detection's tileness log-odds are those of the network's fold that held
+its photo back (out of fold, as the look's are for the photo model): the network fitted on
+all photos would vouch for their tiles more surely than it can for another photo's.
 """
 
 from __future__ import annotations
@@ -36,9 +43,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.recognize import models_read
+from vision.detect import DEFAULT_THRESHOLD
 from vision.match import match_faces
 from vision.objectness import (
     OWN,
+    TILENESS_CAP,
     Linear,
     Objectness,
     fit_linear,
@@ -77,6 +86,7 @@ def collect(args: argparse.Namespace) -> Json:
     kinds: list[np.ndarray] = []
     photo_ids: list[np.ndarray] = []
     confidences: list[np.ndarray] = []
+    tileness: list[np.ndarray] = []
     photo = 0
     for data in args.data:
         data = Path(data)
@@ -94,6 +104,7 @@ def collect(args: argparse.Namespace) -> Json:
             if not len(tiles):
                 continue
             rows.append(look_features(tiles))
+            tileness.append(tiles.tileness)
             confidences.append(tiles.confidence)
             kinds.append(labels(tiles.centers, tiles.confidence, anns.get(image["id"], [])))
             photo_ids.append(np.full(len(tiles), photo, np.int32))
@@ -101,7 +112,12 @@ def collect(args: argparse.Namespace) -> Json:
                 print(f"{data.name}: {k}/{len(images)} photos", file=sys.stderr, flush=True)
     x, y = np.vstack(rows), np.concatenate(kinds)
     np.savez_compressed(
-        args.out, x=x, y=y, photo=np.concatenate(photo_ids), confidence=np.concatenate(confidences)
+        args.out,
+        x=x,
+        y=y,
+        photo=np.concatenate(photo_ids),
+        confidence=np.concatenate(confidences),
+        tileness=np.concatenate(tileness),
     )
     return {
         "detections": len(y),
@@ -111,20 +127,51 @@ def collect(args: argparse.Namespace) -> Json:
     }
 
 
-def _load(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Look features, whether each is a tile, and its photo (unique across the files)."""
+def _load(
+    paths: list[str], tileness: bool = False, held: list[str] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Look features (with the tileness log-odds where asked: the folds' `held` where given,
+    else the file's own), whether each is a tile, and its photo (unique across the files);
+    detections at recognition's confidence that are a tile or none."""
+    out_of_fold = _out_of_fold(paths, held) if held else None
     xs, ys, photos = [], [], []
+    start = 0
     for n, path in enumerate(paths):
         with np.load(path) as z:
-            use = z["y"] != NEITHER
-            xs.append(z["x"][use])
+            labelled = z["y"] != NEITHER
+            use = labelled & (z["confidence"] >= DEFAULT_THRESHOLD)
+            x = z["x"][use]
+            if out_of_fold is not None:
+                logits = out_of_fold[start : start + int(labelled.sum())][use[labelled]]
+                start += int(labelled.sum())
+            else:
+                logits = z["tileness"][use] if tileness else None
+            if logits is not None:
+                x = np.hstack([x, np.clip(logits, -TILENESS_CAP, TILENESS_CAP)[:, None]])
+            xs.append(x)
             ys.append(z["y"][use] == TILE)
             photos.append(z["photo"][use].astype(np.int64) * len(paths) + n)
     return np.vstack(xs), np.concatenate(ys), np.concatenate(photos)
 
 
+def _out_of_fold(paths: list[str], held: list[str]) -> np.ndarray:
+    """Per labelled detection of `paths` (in order, as `training.train_tileness` reads
+    them): the tileness log-odds of the fold that held its photo back."""
+    total = 0
+    for path in paths:
+        with np.load(path) as z:
+            total += int((z["y"] != NEITHER).sum())
+    logits = np.full(total, np.nan)
+    for path in held:
+        with np.load(path) as z:
+            logits[z["rows"]] = z["logits"]
+    if np.isnan(logits).any():
+        raise SystemExit("--tileness: the folds hold back no photo of some detections")
+    return logits
+
+
 def _photo_features(own: np.ndarray, look: np.ndarray, photos: np.ndarray) -> np.ndarray:
-    out = np.zeros((len(look), OWN + 4))
+    out = np.zeros((len(look), own.shape[1] + 4))
     for photo in np.unique(photos):
         rows = np.flatnonzero(photos == photo)
         out[rows] = photo_features(own[rows], look[rows])
@@ -137,7 +184,8 @@ def stacked(
     """The look model on every detection, and the photo model on the look's out-of-fold
     log-odds (so that it learns how far to trust looks it was not fitted on)."""
     weight = np.where(is_tile, 0.5 / is_tile.mean(), 0.5 / (~is_tile).mean())
-    embedding = x[:, :-OWN]
+    own = OWN + bool(args.tileness)
+    embedding = x[:, :-own]
     _, _, directions = np.linalg.svd(embedding - embedding.mean(axis=0), full_matrices=False)
     basis = directions[: args.directions]
     folds = _folds(photos)
@@ -146,7 +194,7 @@ def stacked(
         held = folds == fold
         model = fit_linear(x[~held], is_tile[~held], args.l2, weight[~held], basis)
         look[held] = model.logit(x[held])
-    second = _photo_features(x[:, -OWN:], look, photos)
+    second = _photo_features(x[:, -own:], look, photos)
     return fit_linear(x, is_tile, args.l2, weight, basis), fit_linear(second, is_tile, 1.0, weight)
 
 
@@ -160,13 +208,14 @@ def _folds(photos: np.ndarray) -> np.ndarray:
 
 
 def fit_command(args: argparse.Namespace) -> Json:
-    x, is_tile, photos = _load(args.features)
+    x, is_tile, photos = _load(args.features, held=args.tileness)
     folds = _folds(photos)
     p = np.zeros(len(is_tile))
     for fold in range(FOLDS):  # the whole stack out of fold, for the threshold
         held = folds == fold
         look, photo = stacked(x[~held], is_tile[~held], photos[~held], args)
-        p[held] = _p_tile(Objectness(look, photo, 0.5), x[held], photos[held])
+        model = Objectness(look, photo, 0.5, bool(args.tileness))
+        p[held] = _p_tile(model, x[held], photos[held])
     threshold = float(np.quantile(p[is_tile], 1 - args.keep))
     report = {
         "detections": len(is_tile),
@@ -181,12 +230,13 @@ def fit_command(args: argparse.Namespace) -> Json:
     if args.out:
         fitted_on = {
             "features": [Path(f).name for f in args.features],
+            "tileness": [str(Path(f).parent.name) for f in args.tileness or []],
             "l2": args.l2,
             "directions": args.directions,
             "keep": args.keep,
             **report,
         }
-        model = Objectness(*stacked(x, is_tile, photos, args), threshold)
+        model = Objectness(*stacked(x, is_tile, photos, args), threshold, bool(args.tileness))
         Path(args.out).write_text(json.dumps(model.to_json(fitted_on)) + "\n", encoding="utf-8")
     return report
 
@@ -195,7 +245,7 @@ def _p_tile(model: Objectness, x: np.ndarray, photos: np.ndarray) -> np.ndarray:
     p = np.zeros(len(x))
     for photo in np.unique(photos):
         rows = np.flatnonzero(photos == photo)
-        p[rows] = model.p_tile_of(x[rows, -OWN:], model.look.logit(x[rows]))
+        p[rows] = model.p_tile_of(x[rows, -model.own :], model.look.logit(x[rows]))
     return p
 
 
@@ -204,7 +254,7 @@ def evaluate(args: argparse.Namespace) -> Json:
     model = load(Path(args.model)) if args.model else shipped_objectness()
     if model is None:
         raise SystemExit("no objectness model: fit one (python benchmarks/objectness.py fit)")
-    x, is_tile, photos = _load(args.features)
+    x, is_tile, photos = _load(args.features, tileness=model.tileness)
     kept = _p_tile(model, x, photos) >= model.threshold
     return {
         "tiles": int(is_tile.sum()),
@@ -230,6 +280,9 @@ def main() -> None:
     f.add_argument("--l2", type=float, default=10.0, help="the look model's penalty")
     f.add_argument("--directions", type=int, default=32, help="embedding directions used")
     f.add_argument("--keep", type=float, default=0.999, help="share of true tiles kept")
+    f.add_argument(
+        "--tileness", nargs="+", help="the tileness folds' held.npz: fit with its log-odds"
+    )
     e = sub.add_parser("eval", help="the model on collected detections of other photos")
     e.add_argument("--features", nargs="+", required=True)
     e.add_argument("--model", help="a model file (default: the shipped one)")

@@ -11,6 +11,7 @@ are, at a larger scale.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -24,9 +25,11 @@ from vision.load import Photo
 from vision.nms import nms
 from vision.refine import Refiner, shipped
 from vision.sideways import sideways_flags
+from vision.tileness import shipped_tileness
 from vision.types import FloatArray, Tiles
 
 STRIDE = 4
+DEFAULT_THRESHOLD = 0.3  # a peak's confidence that recognition takes for a tile
 REG_UNIT = 32.0  # the network's regressions are in units of this many input pixels
 FIRST_SIDE = 640  # long side of the first pass
 SMALL_TILE = 24.0  # face short side (network px) under which a second pass pays off
@@ -185,11 +188,12 @@ class Detector:
     def __init__(
         self,
         model_path: str | Path | None = None,
-        threshold: float = 0.3,
+        threshold: float = DEFAULT_THRESHOLD,
         threads: int | None = None,
         second_pass: bool = True,
         refine: bool = True,
         refiner_path: str | Path | None = None,
+        tileness: bool = True,
     ) -> None:
         path, self.session = open_model(model_path, "detector", threads)
         self.model_path = path
@@ -198,6 +202,9 @@ class Detector:
         # The refiner sets the corners on the faces' edges (vision/refine.py); without its
         # model file the detector's own corners stand.
         self.refiner = (Refiner(refiner_path) if refiner_path else shipped()) if refine else None
+        # How likely each detection is a tile and no look-alike, from its pixels: an input of
+        # the objectness model (vision/tileness.py); without its file, not judged.
+        self.tileness = shipped_tileness() if tileness else None
         self.input_name = self.session.get_inputs()[0].name
         meta = self.session.get_modelmeta().custom_metadata_map
         self.corner_code = meta.get("corner_code", corner_code.CANONICAL)
@@ -209,13 +216,16 @@ class Detector:
         detector's confidence a tile needs, if not the one it was made with."""
         tiles = self.detect_image(photo.image, threshold)
         scale = np.float32(photo.scale)
-        return Tiles(
+        found = Tiles(
             tiles.xyxy * scale,
             tiles.corners * scale,
             tiles.confidence,
             tiles.sideways,
             tiles.face_down,
         )
+        if self.tileness is None or not len(found):
+            return found
+        return replace(found, tileness=self.tileness.logits(photo, found))
 
     def detect_image(self, image: Image, threshold: float | None = None) -> Tiles:
         """Tiles in the pixels of `image` (BGR), with a second look where tiles are large or

@@ -7,7 +7,9 @@ models judge each detection:
 - the look: the classifier's embedding of the crop (restricted to its main directions, which
   carry over to tile designs the fit never saw; the full embedding tells the fit's own
   designs from everything else), the detector's confidence, the face-down flag, how many
-  sure detections the photo holds and the detection's size against theirs;
+  sure detections the photo holds, the detection's size against theirs and, where the model
+  was fitted with it, the tileness network's log-odds (`vision.tileness`: a look-alike told
+  by its pixels and surroundings, which the photo's many tiles do not lift);
 - the photo: the look's log-odds beside those of the photo's other detections. A declared
   win is many tiles that each look like one; a table with no tiles gives a few detections
   that each look a little wrong, and together say so.
@@ -36,13 +38,15 @@ from vision.types import FloatArray, Tiles
 
 Array = npt.NDArray[np.float64]
 SURE = 0.5  # detections at least this confident count as the photo's tiles for the context
-OWN = 4  # the look's features after the embedding
+OWN = 4  # the look's features after the embedding (a fifth: the tileness log-odds)
 _LOGIT_CAP = 20.0  # one look's log-odds counts no further than this in its photo's context
+TILENESS_CAP = 30.0  # the tileness network's log-odds, clipped: a few crops give it hundreds
 
 
-def look_features(tiles: Tiles) -> Array:
+def look_features(tiles: Tiles, tileness: bool = False) -> Array:
     """Per tile: its embedding; the detector's confidence as a log-odds; the face-down
-    flag; how many sure detections its photo holds (log); its size against theirs (log)."""
+    flag; how many sure detections its photo holds (log); its size against theirs (log);
+    with `tileness`, the tileness network's log-odds (clipped)."""
     confidence = np.clip(tiles.confidence.astype(np.float64), 1e-4, 1 - 1e-4)
     short = np.maximum(face_sides(tiles.corners).min(axis=1).astype(np.float64), 1.0)
     sure = tiles.confidence >= SURE
@@ -54,6 +58,7 @@ def look_features(tiles: Tiles) -> Array:
             tiles.face_down.astype(np.float64)[:, None],
             np.full((len(tiles), 1), np.log1p(float(sure.sum()))),
             np.log(short / median)[:, None],
+            *([np.clip(tiles.tileness, -TILENESS_CAP, TILENESS_CAP)[:, None]] if tileness else []),
         ]
     )
 
@@ -104,21 +109,30 @@ class Objectness:
     look: Linear
     photo: Linear
     threshold: float
+    tileness: bool = False  # fitted with the tileness network's log-odds among the look's
 
     def __post_init__(self) -> None:
-        if len(self.look.weights) <= OWN or len(self.photo.weights) != OWN + 4:
+        if len(self.look.weights) <= self.own or len(self.photo.weights) != self.own + 4:
             raise ValueError("objectness model: the look's or the photo's weights disagree")
 
     @property
+    def own(self) -> int:
+        """How many of the look's features follow the embedding."""
+        return OWN + self.tileness
+
+    @property
     def embedding_size(self) -> int:
-        return len(self.look.weights) - OWN
+        return len(self.look.weights) - self.own
 
     def p_tile(self, tiles: Tiles) -> FloatArray:
-        """P(tile) per detection; ones where the tiles carry no embedding of this width."""
+        """P(tile) per detection; ones where the tiles carry no embedding of this width, or
+        no tileness where the model was fitted with it."""
         if len(tiles) == 0 or tiles.embeddings.shape[1] != self.embedding_size:
             return np.ones(len(tiles), np.float32)
-        x = look_features(tiles)
-        return self.p_tile_of(x[:, -OWN:], self.look.logit(x)).astype(np.float32)
+        if self.tileness and np.isnan(tiles.tileness).any():
+            return np.ones(len(tiles), np.float32)
+        x = look_features(tiles, self.tileness)
+        return self.p_tile_of(x[:, -self.own :], self.look.logit(x)).astype(np.float32)
 
     def p_tile_of(self, own: Array, look: Array) -> Array:
         """P(tile) of one photo's detections from their own features and looks' log-odds."""
@@ -136,13 +150,14 @@ class Objectness:
             "look": self.look.to_json(),
             "photo": self.photo.to_json(),
             "threshold": self.threshold,
+            "tileness": self.tileness,
             "fitted_on": fitted_on,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Objectness:
         look, photo = Linear.from_json(data["look"]), Linear.from_json(data["photo"])
-        return cls(look, photo, float(data["threshold"]))
+        return cls(look, photo, float(data["threshold"]), bool(data.get("tileness", False)))
 
 
 def load(path: Path) -> Objectness:

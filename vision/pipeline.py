@@ -117,6 +117,8 @@ class Recognizer:
             self.models["flower_reader"] = model_card(self.classifier.flower_reader.model_path)
         if self.classifier.index_reader is not None:
             self.models["index_reader"] = model_card(self.classifier.index_reader.model_path)
+        if self.detector.tileness is not None:
+            self.models["tileness"] = model_card(self.detector.tileness.path)
 
     @property
     def classifier_digest(self) -> str:

@@ -102,6 +102,14 @@ MODELS: tuple[ShippedModel, ...] = (
         trainer="sideways",
     ),
     ShippedModel(
+        "tileness",
+        "tileness.onnx",
+        "tells a detected tile from a look-alike beside it (keys, dominoes, cards) by its pixels",
+        required=False,
+        trainer="",
+        fitted_by="python -m training.train_tileness",
+    ),
+    ShippedModel(
         "review",
         "review.json",
         "the logistic model of how likely a reading is right, and the review flag's threshold",

@@ -50,6 +50,8 @@ class Tiles:
         embeddings: (n, d) the classifier's features of each face, which a taught tile set
             compares (`vision.tileset`); (n, 0) until classified, or from a classifier
             without them.
+        tileness: (n,) each detection's log-odds of being a tile and no look-alike, from its
+            pixels (`vision.tileness`); NaN where not judged.
     """
 
     xyxy: FloatArray
@@ -60,6 +62,7 @@ class Tiles:
     probs: FloatArray = field(default_factory=lambda: _empty_probs(0))
     looks: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     embeddings: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    tileness: FloatArray = field(default_factory=lambda: np.zeros(0, np.float32))
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
@@ -81,6 +84,9 @@ class Tiles:
         self.embeddings = np.asarray(self.embeddings, dtype=np.float32)
         if len(self.embeddings) != n:
             raise ValueError(f"{len(self.embeddings)} embeddings for {n} tiles")
+        if len(self.tileness) == 0:
+            self.tileness = np.full(n, np.nan, np.float32)
+        self.tileness = np.asarray(self.tileness, dtype=np.float32).reshape(n)
 
     @classmethod
     def empty(cls) -> Tiles:
@@ -102,6 +108,7 @@ class Tiles:
             self.probs[index],
             self.looks[index],
             self.embeddings[index],
+            self.tileness[index],
         )
 
     @property
@@ -128,4 +135,5 @@ def concatenate(first: Tiles, second: Tiles) -> Tiles:
         np.concatenate([first.probs, second.probs]),
         np.concatenate([first.looks, second.looks]),
         np.concatenate([first.embeddings, second.embeddings]),
+        np.concatenate([first.tileness, second.tileness]),
     )

@@ -824,6 +824,7 @@ class _FakeDetector:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.refiner = None  # the laid-out corners are exact
+        self.tileness = None  # every laid-out tile is one
 
     def detect(self, photo: Any) -> Tiles:
         ann = lay_out_hand(HAND, angle_deg=90.0, tile_width=120.0)

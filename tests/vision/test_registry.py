@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vision import refine, registry
+from vision import priors, refine, registry, tileness
 from vision.registry import MODELS, WEIGHTS_DIR, ModelMissingError, model_card, require, shipped
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -76,7 +76,9 @@ def test_every_loader_looks_where_the_registry_says(
     from vision.sideways import SidewaysModels
 
     monkeypatch.setattr(registry, "WEIGHTS_DIR", tmp_path)
-    refine.shipped.cache_clear()
+    cached = (refine.shipped, priors.shipped_priors, tileness.shipped_tileness)
+    for loader in cached:
+        loader.cache_clear()
     try:
         for load, name in (
             (Detector, "detector"),
@@ -85,15 +87,17 @@ def test_every_loader_looks_where_the_registry_says(
             (FlowerReader, "flower_reader"),
             (IndexReader, "index_reader"),
             (SidewaysModels.load, "sideways"),
-            (Recognizer, "detector"),
+            (Recognizer, "layout_priors"),  # the first file it needs
         ):
             with pytest.raises(ModelMissingError, match=f"{name} model not found at {tmp_path}"):
                 load()
         # the optional ones are left out where their files are absent
         assert refine.shipped() is None
         assert FlowerReader.shipped() is None and IndexReader.shipped() is None
+        assert tileness.shipped_tileness() is None
     finally:
-        refine.shipped.cache_clear()
+        for loader in cached:
+            loader.cache_clear()
 
 
 def test_a_weights_folder_given_by_the_environment_wins_for_the_files_it_holds(
