@@ -43,8 +43,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.recognize import models_read
+from training.tileness_data import NEITHER, NOT_TILE, TILE, labels
 from vision.detect import DEFAULT_THRESHOLD
-from vision.match import match_faces
 from vision.objectness import (
     OWN,
     TILENESS_CAP,
@@ -59,23 +59,6 @@ from vision.objectness import (
 from vision.pipeline import Recognizer
 
 Json = dict[str, Any]
-TILE, NOT_TILE, NEITHER = 1, 0, -1
-
-
-def labels(centres: np.ndarray, confidence: np.ndarray, anns: list[Json]) -> np.ndarray:
-    """Per detection: TILE, NOT_TILE or NEITHER (see the module's docstring)."""
-    out = np.full(len(centres), NOT_TILE, np.int8)
-    if not anns or not len(centres):
-        return out
-    quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
-    boxes = np.array([a["bbox"] for a in anns], np.float32)
-    x, y = centres[:, 0:1], centres[:, 1:2]
-    on_box = (x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2])
-    on_box &= (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3])
-    out[on_box.any(axis=1)] = NEITHER
-    for i, _ in match_faces(centres, confidence, quads):
-        out[i] = TILE
-    return out
 
 
 def collect(args: argparse.Namespace) -> Json:

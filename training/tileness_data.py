@@ -30,7 +30,8 @@ TILE, NOT_TILE, NEITHER = 1, 0, -1
 
 
 def labels(centres: np.ndarray, confidence: np.ndarray, anns: list[Json]) -> np.ndarray:
-    """Per detection: TILE, NOT_TILE or NEITHER (see the module's docstring)."""
+    """Per detection: TILE (chosen for a labelled face, one per face), NOT_TILE (its centre
+    on no labelled tile's box) or NEITHER (a second peak on one tile)."""
     out = np.full(len(centres), NOT_TILE, np.int8)
     if not anns or not len(centres):
         return out
