@@ -1,9 +1,11 @@
-"""Detections of synthetic photos as the tileness model learns them: each detection's context
-crop and whether it is a tile.
+"""Detections of synthetic photos as the tileness network learns them: each detection's context
+crop, its objectness look features (`vision.objectness.look_features`) and whether it is a
+tile.
 
-    python -m training.tileness_data .cache/tn_fit_9601 .cache/tn_fit_9602 --out tn.npz
+    python -m training.tileness_data .cache/tn_fit_9601 --threshold 0.1 --out tn.npz
 
-Each photo is read as recognition reads it (shipped detector, corner refiner, classifier).
+Each photo is read as recognition reads it (shipped detector, corner refiner, classifier),
+down to the detector confidence `--threshold`.
 A detection is a tile when it is chosen for a labelled face (`vision.match`), no tile when its
 centre lies on no labelled tile's box; a second peak on one tile is neither and is kept out.
 The crop is what `vision.tileness` reads: the face with a ring of its surroundings, so that a
@@ -20,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.load import load_photo
 from vision.match import match_faces
 from vision.objectness import look_features
 from vision.pipeline import Recognizer
@@ -48,7 +51,7 @@ def labels(centres: np.ndarray, confidence: np.ndarray, anns: list[Json]) -> np.
 
 def collect(folders: list[Path], threshold: float | None) -> dict[str, np.ndarray]:
     recognizer = Recognizer()
-    crops, kinds, photos, confidence, looks, down = [], [], [], [], [], []
+    crops, kinds, photos, confidence, looks = [], [], [], [], []
     photo_id = 0
     for folder in folders:
         coco = json.loads((folder / "annotations.coco.json").read_text(encoding="utf-8"))
@@ -56,10 +59,9 @@ def collect(folders: list[Path], threshold: float | None) -> dict[str, np.ndarra
         for ann in coco["annotations"]:
             anns.setdefault(ann["image_id"], []).append(ann)
         for k, image in enumerate(coco["images"]):
-            photo, tiles = recognizer.read_tiles(folder / image["file_name"])
-            if threshold is not None:
-                found = recognizer.detector.detect(photo, threshold)
-                tiles = recognizer.classifier.classify(photo, found)
+            photo = load_photo(folder / image["file_name"])
+            found = recognizer.detector.detect(photo, threshold)
+            tiles = recognizer.classifier.classify(photo, found)
             photo_id += 1
             if not len(tiles):
                 continue
@@ -68,7 +70,6 @@ def collect(folders: list[Path], threshold: float | None) -> dict[str, np.ndarra
             photos.append(np.full(len(tiles), photo_id, np.int32))
             confidence.append(tiles.confidence.astype(np.float32))
             looks.append(look_features(tiles).astype(np.float32))
-            down.append(tiles.face_down)
             if k % 50 == 0:
                 print(f"{folder.name}: {k}/{len(coco['images'])}", file=sys.stderr, flush=True)
     return {
@@ -77,7 +78,6 @@ def collect(folders: list[Path], threshold: float | None) -> dict[str, np.ndarra
         "photo": np.concatenate(photos),
         "confidence": np.concatenate(confidence),
         "x": np.concatenate(looks),
-        "face_down": np.concatenate(down),
     }
 
 
