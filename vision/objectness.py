@@ -40,7 +40,7 @@ Array = npt.NDArray[np.float64]
 SURE = 0.5  # detections at least this confident count as the photo's tiles for the context
 OWN = 4  # the look's features after the embedding (a fifth: the tileness log-odds)
 _LOGIT_CAP = 20.0  # one look's log-odds counts no further than this in its photo's context
-TILENESS_CAP = 30.0  # the tileness network's log-odds, clipped: a few crops give it hundreds
+TILENESS_CAP = 30.0  # the tileness log-odds, clipped: a sure crop reaches 40 and more
 
 
 def look_features(tiles: Tiles, tileness: bool = False) -> Array:
