@@ -42,6 +42,7 @@ from benchmarks.recognize import (
     _row,
     add_no_faint,
     context_of,
+    faint_of,
     models_read,
 )
 from scoring.tiles import BACK, CLASSES
@@ -268,13 +269,13 @@ def evaluate(args: argparse.Namespace) -> Json:
         calib: dict[str, list[Any]] = {"without": [], "with": [], "truth": []}
         for path in taught_photos(folder, args.n, args.teach_wins):
             label = json.loads(path.read_text())
-            hand, anns = label["hand"], label["annotations"]
-            tiles, size = models_read(recognizer, path.with_suffix(".jpg"), folder / args.tiles)
+            hand, anns, jpg = label["hand"], label["annotations"], path.with_suffix(".jpg")
+            tiles, size = models_read(recognizer, jpg, folder / args.tiles)
             readings = {"without": tiles}
-            photo = load_photo(path.with_suffix(".jpg"))
             if tileset is not None:
                 taught, features = tiles, tileset_features(tileset, tiles)
                 if not args.no_recut:
+                    photo = load_photo(jpg)
                     refiner = recognizer.detector.refiner
                     taught, features = recut(
                         photo, tiles, tileset, recognizer.classifier, refiner, features
@@ -285,7 +286,7 @@ def evaluate(args: argparse.Namespace) -> Json:
             in_hand = sum(a.get("role") != "loose" for a in anns)
             for key, read in readings.items():
                 taught_set = tileset if key == "with" else None
-                faint = None if args.no_faint else recognizer.faint_reader(photo, read, taught_set)
+                faint = None if args.no_faint else faint_of(recognizer, jpg, read, taught_set)
                 result = interpret(read, context_of(hand), "mcr", image_size=size, faint=faint)
                 row = _row(path.stem, hand, result, "mcr", in_hand)
                 truth_codes = [BACK if a.get("face_down") else a["code"] for a in anns]
