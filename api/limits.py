@@ -13,7 +13,7 @@ MIB = 1024 * 1024
 
 
 def _default_workers() -> int:
-    # Each ONNX session already runs on up to 4 threads (vision.classify.session_options):
+    # Each ONNX session already runs on up to 4 threads (vision.sessions.session_options):
     # more recognitions at once than cores / 4 only makes them contend.
     cores = os.cpu_count() or 1
     return max(1, cores // min(4, cores))

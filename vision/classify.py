@@ -11,7 +11,6 @@ give the right tile.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -30,6 +29,7 @@ from vision.geometry import face_sides
 from vision.load import Photo
 from vision.looks import describe
 from vision.registry import require
+from vision.sessions import digest, open_session
 from vision.sideways import sideways_flags
 from vision.types import FloatArray, Tiles
 
@@ -74,27 +74,13 @@ _BATCH = 64  # crops per session call: bounded memory, few calls for a whole han
 EMBEDDING_OUTPUT = "embedding"  # the features before the last layer (training/embedding_output.py)
 
 
-def session_options(threads: int | None = None) -> ort.SessionOptions:
-    """One onnxruntime session per model, a few intra-op threads (the models are small)."""
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    # Spinning threads burn a shared CPU between the many small calls of one photo.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return options
-
-
 def open_model(
     model_path: str | Path | None, name: str, threads: int | None = None
 ) -> tuple[Path, ort.InferenceSession]:
     """The ONNX file `model_path` (else the shipped model `name`, `vision.registry`) and one
     CPU session on it; a missing file is a ModelMissingError that names the model."""
     path = require(name, model_path)
-    session = ort.InferenceSession(
-        str(path), session_options(threads), providers=["CPUExecutionProvider"]
-    )
-    return path, session
+    return path, open_session(path, threads)
 
 
 def run_in_batches(session: ort.InferenceSession, batch: FloatArray, outputs: int) -> FloatArray:
@@ -212,7 +198,6 @@ class Classifier:
         reader (`vision.indices`; `index_model`, else the shipped file where it exists) weigh
         in with the corner index of every face."""
         self.model_path, self.session = open_model(model_path, "classifier", threads)
-        self._digest = ""
         outputs = {o.name: o for o in self.session.get_outputs()}
         shape = outputs[EMBEDDING_OUTPUT].shape if EMBEDDING_OUTPUT in outputs else [0, 0]
         self._embedding_size = shape[1] if isinstance(shape[1], int) else self._probe_size()
@@ -235,9 +220,7 @@ class Classifier:
     def digest(self) -> str:
         """The model file's SHA-256 (16 hex digits): a taught set's looks name the
         classifier that embedded them."""
-        if not self._digest:
-            self._digest = hashlib.sha256(self.model_path.read_bytes()).hexdigest()[:16]
-        return self._digest
+        return digest(self.model_path)[:16]
 
     def _probe_size(self) -> int:
         """The embedding's width where the graph leaves it symbolic: one blank crop's."""

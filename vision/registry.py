@@ -12,11 +12,12 @@ and size.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from vision.sessions import digest
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 WEIGHTS_ENV = "MJLENS_WEIGHTS"
@@ -176,5 +177,4 @@ def optional(name: str) -> Path | None:
 
 def model_card(path: Path) -> dict[str, Any]:
     """What a recognition reports of a model file: its name, SHA-256 prefix and size."""
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return {"file": path.name, "sha256": digest[:16], "bytes": path.stat().st_size}
+    return {"file": path.name, "sha256": digest(path)[:16], "bytes": path.stat().st_size}

@@ -114,13 +114,9 @@ def shipped_models() -> SidewaysModels:
 
 @cache
 def _look_session() -> Any:
-    import onnxruntime as ort
+    from vision.sessions import open_session
 
-    from vision.classify import session_options
-
-    return ort.InferenceSession(
-        str(require("sideways_look")), session_options(1), providers=["CPUExecutionProvider"]
-    )
+    return open_session(require("sideways_look"), threads=1)
 
 
 def _row_ratio(quad: FloatArray, along: FloatArray, across: FloatArray) -> float:
