@@ -153,11 +153,13 @@ def _out_of_fold(paths: list[str], held: list[str]) -> np.ndarray:
     return logits
 
 
-def _photo_features(own: np.ndarray, look: np.ndarray, photos: np.ndarray) -> np.ndarray:
-    out = np.zeros((len(look), own.shape[1] + 4))
+def _photo_features(
+    own: np.ndarray, look: np.ndarray, photos: np.ndarray, company: bool
+) -> np.ndarray:
+    out = np.zeros((len(look), own.shape[1] + 4 + company))
     for photo in np.unique(photos):
         rows = np.flatnonzero(photos == photo)
-        out[rows] = photo_features(own[rows], look[rows])
+        out[rows] = photo_features(own[rows], look[rows], company)
     return out
 
 
@@ -177,7 +179,7 @@ def stacked(
         held = folds == fold
         model = fit_linear(x[~held], is_tile[~held], args.l2, weight[~held], basis)
         look[held] = model.logit(x[held])
-    second = _photo_features(x[:, -own:], look, photos)
+    second = _photo_features(x[:, -own:], look, photos, args.company)
     return fit_linear(x, is_tile, args.l2, weight, basis), fit_linear(second, is_tile, 1.0, weight)
 
 
@@ -197,7 +199,7 @@ def fit_command(args: argparse.Namespace) -> Json:
     for fold in range(FOLDS):  # the whole stack out of fold, for the threshold
         held = folds == fold
         look, photo = stacked(x[~held], is_tile[~held], photos[~held], args)
-        model = Objectness(look, photo, 0.5, bool(args.tileness))
+        model = Objectness(look, photo, 0.5, bool(args.tileness), args.company)
         p[held] = _p_tile(model, x[held], photos[held])
     threshold = float(np.quantile(p[is_tile], 1 - args.keep))
     report = {
@@ -219,7 +221,8 @@ def fit_command(args: argparse.Namespace) -> Json:
             "keep": args.keep,
             **report,
         }
-        model = Objectness(*stacked(x, is_tile, photos, args), threshold, bool(args.tileness))
+        fitted = stacked(x, is_tile, photos, args)
+        model = Objectness(*fitted, threshold, bool(args.tileness), args.company)
         Path(args.out).write_text(json.dumps(model.to_json(fitted_on)) + "\n", encoding="utf-8")
     return report
 
@@ -262,9 +265,15 @@ def main() -> None:
     f.add_argument("--out", help="write the model here (vision/weights/objectness.json)")
     f.add_argument("--l2", type=float, default=10.0, help="the look model's penalty")
     f.add_argument("--directions", type=int, default=32, help="embedding directions used")
-    f.add_argument("--keep", type=float, default=0.999, help="share of true tiles kept")
+    f.add_argument("--keep", type=float, default=0.998, help="share of true tiles kept")
     f.add_argument(
         "--tileness", nargs="+", help="the tileness folds' held.npz: fit with its log-odds"
+    )
+    f.add_argument(
+        "--company",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="fit with each face-down detection's company: the photo's sure face-up ones",
     )
     e = sub.add_parser("eval", help="the model on collected detections of other photos")
     e.add_argument("--features", nargs="+", required=True)

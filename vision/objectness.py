@@ -10,9 +10,10 @@ models judge each detection:
   sure detections the photo holds, the detection's size against theirs and, where the model
   was fitted with it, the tileness network's log-odds (`vision.tileness`: a look-alike told
   by its pixels and surroundings, which the photo's many tiles do not lift);
-- the photo: the look's log-odds beside those of the photo's other detections. A declared
-  win is many tiles that each look like one; a table with no tiles gives a few detections
-  that each look a little wrong, and together say so.
+- the photo: the look's log-odds beside those of the photo's other detections and, where
+  the model was fitted with it, whether a face-down detection has any sure face-up one
+  beside it. A declared win is many tiles that each look like one; a table with no tiles
+  gives a few detections that each look a little wrong, and together say so.
 
 Both are fitted on detections of synthetic photos of the training sources only (tiles
 against detections of no tile), never on the designs held out for evaluation, and the
@@ -41,6 +42,7 @@ SURE = 0.5  # detections at least this confident count as the photo's tiles for 
 OWN = 4  # the look's features after the embedding (a fifth: the tileness log-odds)
 _LOGIT_CAP = 20.0  # one look's log-odds counts no further than this in its photo's context
 TILENESS_CAP = 30.0  # the tileness log-odds, clipped: a sure crop reaches 40 and more
+_CONFIDENCE, _FACE_DOWN = 0, 1  # columns of the look's own features (`look_features`)
 
 
 def look_features(tiles: Tiles, tileness: bool = False) -> Array:
@@ -63,23 +65,29 @@ def look_features(tiles: Tiles, tileness: bool = False) -> Array:
     )
 
 
-def photo_features(own: Array, look: Array) -> Array:
-    """Per tile: its own four features and its look's log-odds, then the photo's other
+def photo_features(own: Array, look: Array, company: bool = False) -> Array:
+    """Per tile: its own features and its look's log-odds, then the photo's other
     detections: their mean log-odds, how many of them look like tiles (log), whether there
-    are any."""
+    are any; with `company`, whether it is face down on a photo with no sure face-up
+    detection. A tile lies face down in a wall or a concealed kong, beside face-up tiles; a
+    card's back or a phone's icon read as a tile's back lies on a table that shows no face."""
     z = np.clip(look, -_LOGIT_CAP, _LOGIT_CAP)
     n = len(z)
     others = max(n - 1, 1)
     liked = int((z > 0).sum()) - (z > 0)
-    return np.hstack(
-        [
-            own,
-            z[:, None],
-            ((z.sum() - z) / others)[:, None],
-            np.log1p(liked)[:, None],
-            np.full((n, 1), float(n > 1)),
-        ]
-    )
+    columns = [
+        own,
+        z[:, None],
+        ((z.sum() - z) / others)[:, None],
+        np.log1p(liked)[:, None],
+        np.full((n, 1), float(n > 1)),
+    ]
+    if company:
+        face_down = own[:, _FACE_DOWN] > 0.5
+        sure = own[:, _CONFIDENCE] >= np.log(SURE / (1 - SURE))
+        alone = not bool((sure & ~face_down).any())
+        columns.append((face_down & alone).astype(np.float64)[:, None])
+    return np.hstack(columns)
 
 
 @dataclass(frozen=True)
@@ -110,9 +118,11 @@ class Objectness:
     photo: Linear
     threshold: float
     tileness: bool = False  # fitted with the tileness network's log-odds among the look's
+    company: bool = False  # fitted with the face-down detections' company (`photo_features`)
 
     def __post_init__(self) -> None:
-        if len(self.look.weights) <= self.own or len(self.photo.weights) != self.own + 4:
+        photo = self.own + 4 + self.company
+        if len(self.look.weights) <= self.own or len(self.photo.weights) != photo:
             raise ValueError("objectness model: the look's or the photo's weights disagree")
 
     @property
@@ -136,7 +146,7 @@ class Objectness:
 
     def p_tile_of(self, own: Array, look: Array) -> Array:
         """P(tile) of one photo's detections from their own features and looks' log-odds."""
-        z = self.photo.logit(photo_features(own, look))
+        z = self.photo.logit(photo_features(own, look, self.company))
         return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
 
     def keep(self, tiles: Tiles) -> Tiles:
@@ -151,13 +161,15 @@ class Objectness:
             "photo": self.photo.to_json(),
             "threshold": self.threshold,
             "tileness": self.tileness,
+            "face_down_company": self.company,
             "fitted_on": fitted_on,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Objectness:
         look, photo = Linear.from_json(data["look"]), Linear.from_json(data["photo"])
-        return cls(look, photo, float(data["threshold"]), bool(data.get("tileness", False)))
+        tileness, company = data.get("tileness", False), data.get("face_down_company", False)
+        return cls(look, photo, float(data["threshold"]), bool(tileness), bool(company))
 
 
 def load(path: Path) -> Objectness:

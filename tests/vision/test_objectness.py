@@ -108,3 +108,40 @@ def test_the_shipped_model_fits_the_shipped_classifier() -> None:
     assert model is not None
     assert model.embedding_size == Classifier().embedding_size
     assert 0.0 < model.threshold < 1.0
+
+
+def test_a_back_is_judged_by_the_face_up_tiles_beside_it() -> None:
+    # own: the detector's confidence as log-odds, then the face-down flag.
+    def own(*rows: tuple[float, int]) -> np.ndarray:
+        out = np.zeros((len(rows), OWN))
+        out[:, :2] = rows
+        return out
+
+    look = np.zeros(3)
+    sure, unsure = np.log(0.8 / 0.2), np.log(0.4 / 0.6)
+    alone = photo_features(own((sure, 1), (unsure, 0), (sure, 1)), look, company=True)
+    assert alone[:, -1].tolist() == [1.0, 0.0, 1.0]  # no sure face-up detection: the backs
+    beside = photo_features(own((sure, 1), (sure, 0), (unsure, 1)), look, company=True)
+    assert beside[:, -1].tolist() == [0.0, 0.0, 0.0]
+    assert photo_features(own((sure, 1)), look[:1]).shape[1] == OWN + 4  # fitted without
+
+
+def test_a_model_fitted_with_the_backs_company_drops_a_lone_back_and_keeps_a_kong() -> None:
+    photo = np.zeros(OWN + 5)
+    photo[OWN] = 1.0  # the look's log-odds
+    photo[-1] = -10.0  # a back with no face-up tile beside it
+    look = np.zeros(1 + OWN)
+    look[0] = 4.0
+    model = Objectness(Linear(look, 0.0), Linear(photo, 0.0), 0.5, company=True)
+    back = _tiles(np.array([[1.0], [1.0]]))
+    back.face_down[:] = True
+    assert len(model.keep(back)) == 0
+    kong = _tiles(np.array([[1.0]] * 4))
+    kong.face_down[[0, 3]] = True  # a concealed kong laid ends down
+    assert len(model.keep(kong)) == 4
+    again = Objectness.from_json(model.to_json({}))
+    assert again.company and np.allclose(again.p_tile(kong), model.p_tile(kong))
+    old = model.to_json({})
+    del old["face_down_company"]
+    old["photo"]["weights"] = old["photo"]["weights"][:-1]
+    assert not Objectness.from_json(old).company  # a model fitted before reads as it did
