@@ -105,6 +105,8 @@ def open_session(path: str | Path, threads: int | None = None) -> Any:
         saving.optimized_model_filepath = str(tmp)
         saving.log_severity_level = 3  # not its warning that the graph suits this CPU only
         opened.append(_session(path, saving))
+        if tmp.stat().st_size == 0:
+            raise OSError("onnxruntime wrote no optimized graph")
 
     _store(graph, write)
     return opened[0] if opened else _session(path, session_options(threads))
