@@ -219,6 +219,7 @@ def fit_command(args: argparse.Namespace) -> Json:
             "l2": args.l2,
             "directions": args.directions,
             "keep": args.keep,
+            "company": args.company,
             **report,
         }
         fitted = stacked(x, is_tile, photos, args)
