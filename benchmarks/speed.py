@@ -167,6 +167,8 @@ def share_of_photo(recognizer: Any, data: list[bytes]) -> dict[str, float]:
     `run` is timed for the pass, whatever module holds the session."""
     import onnxruntime as ort
 
+    from vision.sessions import source_of
+
     spent: dict[str, float] = {}
     plain_run = ort.InferenceSession.run
 
@@ -175,7 +177,7 @@ def share_of_photo(recognizer: Any, data: list[bytes]) -> dict[str, float]:
         try:
             return plain_run(session, *args, **kwargs)
         finally:
-            name = Path(getattr(session, "_model_path", "") or "model").name
+            name = source_of(session).name
             spent[name] = spent.get(name, 0.0) + time.perf_counter() - start
 
     ort.InferenceSession.run = timed_run  # type: ignore[method-assign]

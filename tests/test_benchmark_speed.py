@@ -56,3 +56,28 @@ def test_it_takes_the_declared_wins_framed_4_3(tmp_path: Path) -> None:
     made = speed.make_photos(tmp_path / "set", 5, tmp_path / "out")
     assert len(made) == 1
     assert read_header(made[0].read_bytes()).width == 3000
+
+
+def test_each_models_share_is_named_by_its_file_not_its_cached_graph() -> None:
+    """Sessions open cached graphs under other names (`vision.sessions`); where a photo's
+    time goes is still told by the model files."""
+    from types import SimpleNamespace
+
+    from vision.registry import shipped
+    from vision.sessions import open_session
+
+    path = shipped("sideways_look").path
+    open_session(path, threads=1)  # the first opening stores the graph, the next reads it
+    session = open_session(path, threads=1)
+    feeds = {
+        i.name: np.zeros([d if isinstance(d, int) else 1 for d in i.shape], np.float32)
+        for i in session.get_inputs()
+    }
+
+    class Reader:
+        def recognize(self, data: bytes) -> SimpleNamespace:
+            session.run(None, feeds)
+            return SimpleNamespace(timings_ms={"decode": 0.0})
+
+    shares = speed.share_of_photo(Reader(), [b"photo"])
+    assert set(shares) == {"sideways_look.onnx", "decode (search)"}

@@ -23,12 +23,14 @@ import hashlib
 import os
 import platform
 import tempfile
+import weakref
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 CACHE_ENV = "MJLENS_CACHE"
 KEPT_PER_MODEL = 4  # entries of one model file kept: a few versions side by side
+_SOURCES: weakref.WeakKeyDictionary[Any, Path] = weakref.WeakKeyDictionary()
 
 
 def folder() -> Path | None:
@@ -80,12 +82,23 @@ def session_options(threads: int | None = None) -> Any:
     return options
 
 
+def source_of(session: Any) -> Path:
+    """The model file a session of `open_session` was opened for (a cached graph's session
+    reads another file); the session's own file for any other session."""
+    return _SOURCES.get(session) or Path(getattr(session, "_model_path", "") or "model")
+
+
 def open_session(path: str | Path, threads: int | None = None) -> Any:
     """One CPU onnxruntime session on `path` (`session_options`), opened from the cached
     optimized graph where there is one, else from the file, storing its optimized graph."""
+    session = _open(Path(path), threads)
+    _SOURCES[session] = Path(path)
+    return session
+
+
+def _open(path: Path, threads: int | None) -> Any:
     import onnxruntime as ort
 
-    path = Path(path)
     base = folder()
     if base is None:
         return _session(path, session_options(threads))

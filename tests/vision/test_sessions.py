@@ -47,6 +47,7 @@ def test_the_cached_graph_reads_as_the_file_does_and_is_opened_next_time(
     assert len(graphs) == 1
     second = sessions.open_session(model, threads=1)
     assert opened == [model, graphs[0]]
+    assert sessions.source_of(first) == sessions.source_of(second) == model
     monkeypatch.setenv(sessions.CACHE_ENV, "")
     uncached = sessions.open_session(model, threads=1)
     for a, b, c in zip(_read(first), _read(second), _read(uncached), strict=True):
