@@ -51,12 +51,15 @@ RUN --mount=type=secret,id=ca \
 FROM ${BASE_IMAGE}
 # ORT_DISABLE_TELEMETRY: onnxruntime's usage telemetry (and its device id in the cache) off.
 # MJLENS_HOME: taught tile sets, on a volume so that they outlive the container.
+# MJLENS_CACHE: the models' optimized graphs and digests (vision/sessions.py), on the same
+#   volume: a restarted container opens its models as fast as a running one.
 # MJLENS_PYODIDE_DIR: the runtime that /offline/pyodide/ serves (api/offline_scorer.py).
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     ORT_DISABLE_TELEMETRY=1 \
     MJLENS_HOME=/data \
+    MJLENS_CACHE=/data/cache \
     MJLENS_PYODIDE_DIR=/opt/pyodide
 RUN groupadd --system --gid 10001 mjlens \
     && useradd --system --uid 10001 --gid mjlens --home-dir /data --create-home \
