@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 
 import pytest
 
+from tests.env import folder_in
 from vision.sessions import CACHE_ENV
 
 
@@ -15,11 +14,5 @@ from vision.sessions import CACHE_ENV
 def _model_cache() -> Iterator[None]:
     """`vision.sessions`' cache under a temporary folder for the whole run (the commands
     tests start inherit it); a test may point it elsewhere with monkeypatch."""
-    before = os.environ.get(CACHE_ENV)
-    with tempfile.TemporaryDirectory(prefix="mjlens-cache-") as folder:
-        os.environ[CACHE_ENV] = folder
+    with folder_in(CACHE_ENV, "mjlens-cache-"):
         yield
-    if before is None:
-        os.environ.pop(CACHE_ENV, None)
-    else:
-        os.environ[CACHE_ENV] = before

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -12,6 +10,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.limits import Limits
 from tests.api.fakes import ReplayRecognizer, missing_models
+from tests.env import folder_in
 
 # Small caps: the corpus can cross them with little data.
 TEST_LIMITS = Limits(photo_bytes=512 * 1024, json_bytes=16 * 1024, queue_wait_s=5.0)
@@ -21,14 +20,8 @@ TEST_LIMITS = Limits(photo_bytes=512 * 1024, json_bytes=16 * 1024, queue_wait_s=
 def _sets_home() -> Iterator[None]:
     """Taught sets go to a fresh folder, never the user's own (a test may point
     MJLENS_HOME elsewhere with monkeypatch: the app reads it at each request)."""
-    before = os.environ.get("MJLENS_HOME")
-    with tempfile.TemporaryDirectory(prefix="mjlens-home-") as home:
-        os.environ["MJLENS_HOME"] = home
+    with folder_in("MJLENS_HOME", "mjlens-home-"):
         yield
-    if before is None:
-        os.environ.pop("MJLENS_HOME", None)
-    else:
-        os.environ["MJLENS_HOME"] = before
 
 
 @pytest.fixture(scope="module")
