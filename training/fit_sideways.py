@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from training.schedule import cosine
 from vision.registry import shipped
 from vision.sideways import (
     LOOK_SIZE,
@@ -125,7 +126,7 @@ def train_look(crops: Array, truth: npt.NDArray[np.bool_], minutes: float, seed:
     start, budget, step = time.perf_counter(), minutes * 60, 0
     while (elapsed := time.perf_counter() - start) < budget:
         for group in optimiser.param_groups:
-            group["lr"] = 1e-3 * (1 + np.cos(np.pi * elapsed / budget))
+            group["lr"] = cosine(2e-3, elapsed / budget)
         idx = rng.integers(0, len(crops), 128)
         x = crops[idx, 0]
         if rng.random() < 0.5:

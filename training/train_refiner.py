@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from training.schedule import cosine
 from vision.geometry import canonical_order
 from vision.refine import FACE, FACE_W, PATCH, patches, targets
 from vision.registry import shipped
@@ -228,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     start, budget, step = time.perf_counter(), args.minutes * 60, 0
     while (elapsed := time.perf_counter() - start) < budget:
         for group in optimiser.param_groups:
-            group["lr"] = 1e-3 * (1 + np.cos(np.pi * elapsed / budget))
+            group["lr"] = cosine(2e-3, elapsed / budget)
         x, y = batch(ex, rng.choice(train_idx, args.batch), rng)
         loss = torch.nn.functional.smooth_l1_loss(
             net(torch.from_numpy(x)), torch.from_numpy(y), beta=0.02

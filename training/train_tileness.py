@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from training.schedule import cosine
 from vision.detect import DEFAULT_THRESHOLD
 from vision.tileness import CROP_H, CROP_W, network_batch
 
@@ -108,7 +109,7 @@ def train(
     net.train()
     while (elapsed := time.perf_counter() - start) < budget:
         for group in optimiser.param_groups:
-            group["lr"] = 1e-3 * (1 + np.cos(np.pi * elapsed / budget))
+            group["lr"] = cosine(2e-3, elapsed / budget)
         idx = rng.integers(0, len(crops), 128)
         batch = torch.from_numpy(augment(network_batch(crops[idx]), rng))
         losses = loss_fn(net(batch)[:, 0], torch.from_numpy(y[idx]))
