@@ -205,11 +205,10 @@ def correction_job(
     store: SetStore, name: str, origin: str, photo: bytes, labels: list[Any]
 ) -> Callable[[Any], Json]:
     def job(recognizer: Any) -> Json:
-        from api.teach import add_labels
+        from api.teach import LabelledPhoto, add_labels
 
-        return _teaching(
-            name, lambda: add_labels(store, name, recognizer, [(origin, photo, labels)])
-        )
+        taught = [LabelledPhoto(origin, photo, labels)]
+        return _teaching(name, lambda: add_labels(store, name, recognizer, taught))
 
     return job
 

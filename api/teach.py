@@ -34,6 +34,17 @@ class TeachError(ValueError):
     """A request that cannot teach the set; the message says why (which photo, which row)."""
 
 
+@dataclass(frozen=True)
+class LabelledPhoto:
+    """A photo with a person's labels: where it came from, its bytes or path, the labels,
+    and the size (width, height) the boxes were measured on where the labelling file says."""
+
+    origin: str
+    data: bytes | Path
+    labels: Sequence[Label]
+    measured_on: tuple[int, int] | None = None
+
+
 @dataclass
 class Report:
     """What a teaching request did, as `mjlens sets` prints it and the API returns it."""
@@ -133,23 +144,29 @@ def add_labels(
     store: SetStore,
     name: str,
     recognizer: Recognizer,
-    photos: Sequence[tuple[str, bytes | Path, Sequence[Label]]],
+    photos: Sequence[LabelledPhoto],
 ) -> Report:
-    """Teach `name` from photos with labelled tiles (origin, data, labels): each label's
-    face is cut where a detection matches its box, else inside the box as drawn."""
+    """Teach `name` from photos with labelled tiles: each label's face is cut where a
+    detection matches its box, else inside the box as drawn. Boxes measured on the photo
+    before its EXIF turn, or on a copy of another size, are moved into its frame where they
+    fit its tiles better so (`vision.teaching.in_photo_frame`), with a warning."""
     store.path(name)
     if not photos:
         raise TeachError("no labelled photo given")
     if len(photos) > MAX_PHOTOS:
         raise TeachError(f"at most {MAX_PHOTOS} photos at once")
     batches = []
-    for origin, data, labels in photos:
-        if not labels:
-            raise TeachError(f"{origin}: no labelled tile")
-        if len(labels) > MAX_LABELS:
-            raise TeachError(f"{origin}: at most {MAX_LABELS} labels a photo")
-        photo, tiles = recognizer.read_tiles(data)
-        batches.append(label_looks(photo, tiles, labels, origin, recognizer.classifier))
+    for item in photos:
+        if not item.labels:
+            raise TeachError(f"{item.origin}: no labelled tile")
+        if len(item.labels) > MAX_LABELS:
+            raise TeachError(f"{item.origin}: at most {MAX_LABELS} labels a photo")
+        photo, tiles = recognizer.read_tiles(item.data)
+        batches.append(
+            label_looks(
+                photo, tiles, item.labels, item.origin, recognizer.classifier, item.measured_on
+            )
+        )
     return _report(name, batches, _store_looks(store, name, recognizer, batches))
 
 
@@ -191,10 +208,25 @@ def _numbers(value: Any, n: int) -> list[float]:
     return values
 
 
-def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:
+def _measured_on(image: Any) -> tuple[int, int] | None:
+    """An image entry's width and height, where it gives both; ValueError where they are
+    not positive whole numbers of pixels."""
+    if not isinstance(image, dict):
+        return None
+    width, height = image.get("width"), image.get("height")
+    if width is None or height is None:
+        return None
+    size = numbers([width, height], 2)
+    if not all(0 < v < 1e6 and v == int(v) for v in size):
+        raise ValueError(f"{[width, height]!r} is no photo's size in pixels")
+    return int(size[0]), int(size[1])
+
+
+def read_coco(path: Path) -> list[LabelledPhoto]:
     """A COCO file's photos and their labels: `images[].file_name` relative to the file's
-    folder, `annotations[].bbox` [x, y, w, h] in the photo's pixels, `categories[].name` a
-    tile code. Every photo and label is checked first; TeachError names the first fault."""
+    folder, `annotations[].bbox` [x, y, w, h] in the photo's pixels (`images[].width` and
+    `height`, where given, the size they were measured on), `categories[].name` a tile code.
+    Every photo and label is checked first; TeachError names the first fault."""
     try:
         coco = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
@@ -208,8 +240,11 @@ def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:
     try:
         names = {c["id"]: str(c["name"]) for c in coco["categories"]}
         images = {im["id"]: str(im["file_name"]) for im in coco["images"]}
+        sizes = {im["id"]: _measured_on(im) for im in coco["images"]}
     except (KeyError, TypeError) as exc:
         raise TeachError(f"{path}: categories need id and name, images id and file_name") from exc
+    except ValueError as exc:
+        raise TeachError(f"{path}: images[].width and height: {exc}") from exc
     # Tile codes as DESIGN.md writes them, whatever the labelling tool did to their case.
     names = {k: _CODE_BY_LOWER.get(n.lower(), n) for k, n in names.items()}
     unknown = sorted({n for n in names.values() if n not in CLASSES})
@@ -237,7 +272,7 @@ def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:
         photo = (path.parent / file_name).resolve()
         if not photo.is_file():
             raise TeachError(f"{path}: image {file_name!r} not found beside it")
-        out.append((file_name, photo, labels))
+        out.append(LabelledPhoto(file_name, photo, labels, sizes[image_id]))
     if not out:
         raise TeachError(f"{path}: no labelled tile in it")
     return out
@@ -246,6 +281,7 @@ def read_coco(path: Path) -> list[tuple[str, Path, list[Label]]]:
 __all__ = [
     "MAX_LABELS",
     "MAX_PHOTOS",
+    "LabelledPhoto",
     "Report",
     "TeachError",
     "TileSetError",

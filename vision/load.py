@@ -31,6 +31,7 @@ _REDUCED_FLAGS = {
 }
 
 ImageArray = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
 
 
 class PhotoError(Exception):
@@ -55,12 +56,14 @@ class Photo:
         scale: original pixels per working pixel (multiply working coordinates by it).
         original_size: (width, height) of the full photo after EXIF orientation.
         sha256: hex digest of the bytes as received.
+        orientation: the EXIF orientation 1-8 applied (1: the pixels as stored).
     """
 
     image: ImageArray
     scale: float
     original_size: tuple[int, int]
     sha256: str
+    orientation: int = 1
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ def load_photo(
         scale=original[0] / image.shape[1],
         original_size=original,
         sha256=hashlib.sha256(raw).hexdigest(),
+        orientation=header.orientation,
     )
 
 
@@ -257,6 +261,22 @@ def _orient(image: ImageArray, orientation: int) -> ImageArray:
     if orientation in turn:
         image = np.asarray(cv2.rotate(image, turn[orientation]), dtype=np.uint8)
     return np.ascontiguousarray(image)
+
+
+def oriented_points(points: FloatArray, orientation: int, stored: tuple[int, int]) -> FloatArray:
+    """Points (..., 2) measured on the photo as stored, `stored` (width, height) pixels, where
+    `_orient` puts them: a labelling tool may measure boxes before the EXIF turn."""
+    width, height = stored
+    x, y = points[..., 0], points[..., 1]
+    if orientation in (2, 4, 5, 7):
+        x = width - x
+    if orientation in (3, 4):
+        x, y = width - x, height - y
+    elif orientation in (5, 8):  # turned a quarter counter-clockwise
+        x, y = y, width - x
+    elif orientation in (6, 7):  # a quarter clockwise
+        x, y = height - y, x
+    return np.stack([x, y], axis=-1).astype(np.float32)
 
 
 def _shrink(image: ImageArray, long_side: int) -> ImageArray:

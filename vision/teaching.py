@@ -11,7 +11,7 @@ import numpy as np
 from scoring.tiles import CLASSES
 from vision.classify import Classifier, face_crops
 from vision.enroll import Enrollment, read_filled, upright_corners
-from vision.load import Photo
+from vision.load import Photo, oriented_points
 from vision.nms import box_iou
 from vision.tileset import TileSet, UInt8Array
 from vision.types import FloatArray, Tiles
@@ -149,10 +149,82 @@ def label_corners(labels: Sequence[Label], tiles: Tiles) -> tuple[FloatArray, in
     return out, len(used_labels)
 
 
+def _moved(label: Label, move: Callable[[FloatArray], FloatArray]) -> Label:
+    """`label` with its box or corners moved by `move` (points (n, 2) to points)."""
+    if label.corners is not None:
+        points = move(np.asarray(label.corners, np.float32))
+        return Label(label.code, corners=tuple((float(x), float(y)) for x, y in points))
+    assert label.bbox is not None
+    x, y, w, h = label.bbox
+    points = move(np.array([[x, y], [x + w, y + h]], np.float32))
+    (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)
+    return Label(label.code, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)))
+
+
+def _frames(
+    photo: Photo, measured_on: tuple[int, int] | None
+) -> list[tuple[str, Callable[[FloatArray], FloatArray]]]:
+    """The frames a person's boxes may be measured in, each with the move into the photo's
+    own (after its EXIF turn): that frame itself; a copy of another size (`measured_on`,
+    as a labelling file records it); the photo as stored, before its EXIF turn, at its own
+    size or `measured_on`'s. A labelling tool that ignores EXIF, or labels a smaller copy,
+    measures its boxes so."""
+    width, height = photo.original_size
+    frames: list[tuple[str, Callable[[FloatArray], FloatArray]]] = [("as given", lambda p: p)]
+
+    def scaled(size: tuple[int, int], to: tuple[int, int]) -> FloatArray:
+        return np.array([to[0] / size[0], to[1] / size[1]], np.float32)
+
+    if measured_on is not None and min(measured_on) > 0 and measured_on != (width, height):
+        factor = scaled(measured_on, (width, height))
+        copy = f"measured on a {measured_on[0]}x{measured_on[1]} copy"
+        frames.append((copy, lambda p: p * factor))
+    if photo.orientation != 1:
+        turned = photo.orientation in (5, 6, 7, 8)
+        stored = (height, width) if turned else (width, height)
+        source = measured_on if measured_on is not None and min(measured_on) > 0 else stored
+        back = scaled(source, stored)
+        orientation = photo.orientation
+        frames.append(
+            (
+                f"measured on the photo as stored, before its EXIF turn ({orientation})",
+                lambda p: oriented_points(p * back, orientation, stored),
+            )
+        )
+    return frames
+
+
+def in_photo_frame(
+    labels: Sequence[Label], tiles: Tiles, photo: Photo, measured_on: tuple[int, int] | None
+) -> tuple[list[Label], str | None]:
+    """The labels in the photo's own frame: of the frames they may be measured in
+    (`_frames`), the one where most boxes match a detection (the frame as given on a tie),
+    and a sentence saying so where it is not the frame as given."""
+    given = label_corners(labels, tiles)[1]
+    best, best_matched, why = list(labels), given, None
+    for name, move in _frames(photo, measured_on)[1:]:
+        moved = [_moved(label, move) for label in labels]
+        matched = label_corners(moved, tiles)[1]
+        if matched > best_matched:
+            best, best_matched = moved, matched
+            why = (
+                f"labels {name}: moved into the photo's frame ({matched} of {len(labels)}"
+                f" boxes on a found tile, {given} as given)"
+            )
+    return best, why
+
+
 def label_looks(
-    photo: Photo, tiles: Tiles, labels: Sequence[Label], origin: str, classifier: Classifier
+    photo: Photo,
+    tiles: Tiles,
+    labels: Sequence[Label],
+    origin: str,
+    classifier: Classifier,
+    measured_on: tuple[int, int] | None = None,
 ) -> Looks:
-    """One look per label of one photo (`label_corners`)."""
+    """One look per label of one photo (`label_corners`), its labels first moved into the
+    photo's frame where they fit its tiles better so (`in_photo_frame`)."""
+    labels, moved = in_photo_frame(labels, tiles, photo, measured_on)
     corners, matched = label_corners(labels, tiles)
     crops = face_crops(photo, corners)
     drawn = sum(label.bbox is not None for label in labels) - matched
@@ -163,4 +235,5 @@ def label_looks(
         [origin] * len(labels),
         matched,
         drawn,
+        (f"{origin}: {moved}",) if moved else (),
     )

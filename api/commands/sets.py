@@ -137,9 +137,9 @@ def _add(store: Any, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def _labelstudio_photos(path: Path, images: str | None) -> list[tuple[str, Path, list[Any]]]:
+def _labelstudio_photos(path: Path, images: str | None) -> list[Any]:
     """A Label Studio export's photos and their boxes, as `api.teach.read_coco` gives them."""
-    from api.teach import TeachError
+    from api.teach import LabelledPhoto, TeachError
     from labels.imports import LabelFileError, read_label_file
     from labels.paths import UnsafePath
     from vision.teaching import Label
@@ -156,7 +156,8 @@ def _labelstudio_photos(path: Path, images: str | None) -> list[tuple[str, Path,
             continue
         if not photo.source.is_file():
             raise TeachError(f"{path}: photo {photo.rel!r} not found (give --images)")
-        photos.append((photo.rel, photo.source, [Label(t.code, t.box) for t in photo.tiles]))
+        labels = [Label(t.code, t.box) for t in photo.tiles]
+        photos.append(LabelledPhoto(photo.rel, photo.source, labels, (photo.width, photo.height)))
     if not photos:
         raise TeachError(f"{path}: no labelled tile in it")
     return photos

@@ -139,6 +139,43 @@ def test_labelled_photos_teach_a_set(
     assert read["set"] == "table"
 
 
+def test_boxes_measured_before_the_photos_exif_turn_teach_the_faces_they_label(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A phone stores a photo lying on its side with EXIF orientation 6; a labelling tool
+    that ignores it measures the boxes on the pixels as stored. Taken as given, the boxes
+    would cut faces from the wrong places and teach them under the wrong codes."""
+    from tests.vision.test_load import _with_exif
+
+    upright = cv2.imread(str(photos["folder"] / "win.jpg"))
+    width = upright.shape[1]
+    stored = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)  # EXIF 6 turns it back
+    ok, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    (tmp_path / "side.jpg").write_bytes(_with_exif(bytes(jpeg.tobytes()), 6))
+    faces = [a for a in photos["win"]["annotations"] if not a.get("face_down")]
+    codes = sorted({a["code"] for a in faces})
+    annotations = []
+    for k, a in enumerate(faces):
+        x, y, w, h = a["bbox"]
+        box = [y, width - x - w, h, w]  # the same box in the stored pixels
+        annotations.append(
+            {"id": k + 1, "image_id": 1, "bbox": box, "category_id": codes.index(a["code"]) + 1}
+        )
+    coco = {
+        "images": [
+            {"id": 1, "file_name": "side.jpg", "width": stored.shape[1], "height": stored.shape[0]}
+        ],
+        "annotations": annotations,
+        "categories": [{"id": k + 1, "name": c} for k, c in enumerate(codes)],
+    }
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(coco))
+    report = _json(capsys, "sets", "--json", "add", "table", "--coco", str(path))
+    assert report["labels_matched_to_a_tile"] >= len(faces) - 2
+    assert any("before its EXIF turn" in w for w in report["warnings"])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -196,4 +233,8 @@ def test_a_coco_file_with_a_category_that_is_no_tile_is_refused_whole(
     path.write_text(json.dumps(coco))
     code, _, err = _run(capsys, "sets", "add", "club", "--coco", str(path))
     assert code == 2 and "'elsewhere.jpg' not found" in err
+    coco["images"][0] |= {"file_name": "win.jpg", "width": "wide", "height": 768}
+    path.write_text(json.dumps(coco))
+    code, _, err = _run(capsys, "sets", "add", "club", "--coco", str(path))
+    assert code == 2 and "width and height" in err and len(err.strip().splitlines()) == 1
     assert not (home / "sets" / "club.mjset").exists()

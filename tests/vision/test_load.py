@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.load import PhotoError, load_photo, read_header
+from vision.load import PhotoError, load_photo, oriented_points, read_header
 
 
 def _image(width: int = 80, height: int = 40) -> np.ndarray:
@@ -48,6 +48,21 @@ def test_exif_orientation_matches_opencv_own_turn(orientation: int) -> None:
     assert np.array_equal(photo.image, reference)
     turned = orientation >= 5
     assert photo.original_size == ((40, 80) if turned else (80, 40))
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_point_measured_before_the_exif_turn_goes_where_the_turn_puts_its_pixel(
+    orientation: int,
+) -> None:
+    stored = np.zeros((40, 80, 3), np.uint8)
+    stored[7, 61] = 255  # one pixel: column 61, row 7 of the photo as stored
+    photo = load_photo(_with_exif(_encode(stored), orientation))
+    assert photo.orientation == orientation
+    bright = photo.image.astype(int).sum(axis=2)
+    row, column = np.unravel_index(int(bright.argmax()), bright.shape)
+    centre = np.array([[61.5, 7.5]], np.float32)  # the pixel's centre
+    x, y = oriented_points(centre, orientation, (80, 40))[0]
+    assert (x - 0.5, y - 0.5) == (column, row)
 
 
 def test_exif_six_turns_the_photo_clockwise() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.teaching import Label, label_corners
+from vision.load import Photo
+from vision.teaching import Label, in_photo_frame, label_corners
 from vision.types import Tiles
 
 
@@ -47,3 +48,55 @@ def test_two_boxes_on_one_tile_do_not_share_it() -> None:
 def test_a_bad_label_says_why(code: str, bbox: tuple[float, ...], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Label(code, bbox)  # type: ignore[arg-type]
+
+
+def _photo(size: tuple[int, int], orientation: int = 1) -> Photo:
+    image = np.zeros((size[1] // 10, size[0] // 10, 3), np.uint8)
+    return Photo(image, 10.0, size, "", orientation)
+
+
+# Four tiles of a 1200 x 1600 photo (upright, as the phone showed it) and their codes.
+_BOXES = [[100, 300, 190, 420], [200, 300, 290, 420], [300, 300, 390, 420], [700, 900, 790, 1020]]
+_CODES = ["1s", "2s", "3s", "E"]
+
+
+def _labels(boxes: list[list[float]]) -> list[Label]:
+    return [
+        Label(code, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)))
+        for code, (x0, y0, x1, y1) in zip(_CODES, boxes, strict=True)
+    ]
+
+
+def test_labels_measured_in_the_photos_frame_stay_as_given() -> None:
+    labels = _labels(_BOXES)
+    moved, why = in_photo_frame(labels, _tiles(_BOXES), _photo((1200, 1600), 6), (1200, 1600))
+    assert moved == labels and why is None
+
+
+def test_labels_measured_before_the_exif_turn_are_turned_onto_their_tiles() -> None:
+    """A labelling tool that ignores EXIF measures a phone photo lying on its side (stored
+    1600 x 1200, orientation 6: turned a quarter clockwise to show it)."""
+    # Where each tile lies in the photo as stored: the clockwise turn sends (x, y) to
+    # (1200 - y, x), so the stored point is (y', 1200 - x').
+    stored = [[y0, 1200 - x1, y1, 1200 - x0] for x0, y0, x1, y1 in _BOXES]
+    moved, why = in_photo_frame(_labels(stored), _tiles(_BOXES), _photo((1200, 1600), 6), None)
+    assert why is not None and "before its EXIF turn" in why and "4 of 4" in why
+    for label, box in zip(moved, _BOXES, strict=True):
+        assert label.bbox is not None
+        np.testing.assert_allclose(label.bbox, [box[0], box[1], box[2] - box[0], box[3] - box[1]])
+    assert [label.code for label in moved] == _CODES
+
+
+def test_labels_measured_on_a_smaller_copy_are_scaled_to_the_photo() -> None:
+    half = [[v / 2 for v in box] for box in _BOXES]
+    moved, why = in_photo_frame(_labels(half), _tiles(_BOXES), _photo((1200, 1600)), (600, 800))
+    assert why is not None and "600x800 copy" in why
+    assert label_corners(moved, _tiles(_BOXES))[1] == 4
+
+
+def test_labels_that_fit_no_frame_better_are_left_as_drawn() -> None:
+    """Boxes on no tile in any frame stay where the person drew them (read as drawn)."""
+    nowhere = [[1000, 100, 1090, 220]] * 4
+    labels = _labels(nowhere)
+    moved, why = in_photo_frame(labels, _tiles(_BOXES), _photo((1200, 1600), 3), (600, 800))
+    assert moved == labels and why is None
