@@ -111,22 +111,33 @@ def collect(args: argparse.Namespace) -> Json:
 
 
 def _load(
-    paths: list[str], tileness: bool = False, held: list[str] | None = None
+    paths: list[str],
+    tileness: bool = False,
+    held: list[str] | None = None,
+    confidence: float = DEFAULT_THRESHOLD,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Look features (with the tileness log-odds where asked: the folds' `held` where given,
     else the file's own), whether each is a tile, and its photo (unique across the files);
-    detections at recognition's confidence that are a tile or none."""
+    detections at `confidence` or more that are a tile or none, and under recognition's
+    confidence a second peak on a tile too, as no tile: were the detector asked for fainter
+    peaks than its NMS was chosen for, such peaks would reach the layout."""
     out_of_fold = _out_of_fold(paths, held) if held else None
     xs, ys, photos = [], [], []
     start = 0
     for n, path in enumerate(paths):
         with np.load(path) as z:
             labelled = z["y"] != NEITHER
-            use = labelled & (z["confidence"] >= DEFAULT_THRESHOLD)
+            faint = z["confidence"] < DEFAULT_THRESHOLD
+            use = (labelled | faint) & (z["confidence"] >= confidence)
             x = z["x"][use]
             if out_of_fold is not None:
-                logits = out_of_fold[start : start + int(labelled.sum())][use[labelled]]
+                logits = np.zeros(len(labelled))
+                logits[labelled] = out_of_fold[start : start + int(labelled.sum())]
                 start += int(labelled.sum())
+                second = use & ~labelled
+                if second.any():  # no fold was trained on second peaks: the shipped network
+                    logits[second] = _shipped_tileness(z["crops"][second])
+                logits = logits[use]
             else:
                 logits = z["tileness"][use] if tileness else None
             if logits is not None:
@@ -135,6 +146,16 @@ def _load(
             ys.append(z["y"][use] == TILE)
             photos.append(z["photo"][use].astype(np.int64) * len(paths) + n)
     return np.vstack(xs), np.concatenate(ys), np.concatenate(photos)
+
+
+def _shipped_tileness(crops: np.ndarray) -> np.ndarray:
+    from vision.classify import run_in_batches
+    from vision.tileness import network_batch, shipped_tileness
+
+    network = shipped_tileness()
+    if network is None:
+        raise SystemExit("--min-confidence under recognition's: the tileness network is missing")
+    return np.asarray(run_in_batches(network.session, network_batch(crops), 1)[:, 0])
 
 
 def _out_of_fold(paths: list[str], held: list[str]) -> np.ndarray:
@@ -193,7 +214,9 @@ def _folds(photos: np.ndarray) -> np.ndarray:
 
 
 def fit_command(args: argparse.Namespace) -> Json:
-    x, is_tile, photos = _load(args.features, held=args.tileness)
+    if args.out and args.min_confidence != DEFAULT_THRESHOLD:
+        raise SystemExit("--out: recognition judges detections at its own confidence only")
+    x, is_tile, photos = _load(args.features, held=args.tileness, confidence=args.min_confidence)
     folds = _folds(photos)
     p = np.zeros(len(is_tile))
     for fold in range(FOLDS):  # the whole stack out of fold, for the threshold
@@ -212,6 +235,17 @@ def fit_command(args: argparse.Namespace) -> Json:
             "not_tiles_kept": float((p[~is_tile] >= threshold).mean()),
         },
     }
+    own = OWN + bool(args.tileness)
+    faint = x[:, -own] < np.log(DEFAULT_THRESHOLD / (1 - DEFAULT_THRESHOLD))
+    if faint.any():  # how the detections under recognition's confidence fare
+        report["out_of_fold"] |= {
+            "faint_tiles": int((faint & is_tile).sum()),
+            "faint_tiles_kept": int((faint & is_tile & (p >= threshold)).sum()),
+            "faint_not_tiles": int((faint & ~is_tile).sum()),
+            "faint_not_tiles_kept": int((faint & ~is_tile & (p >= threshold)).sum()),
+            "sure_tiles_kept": float((p[is_tile & ~faint] >= threshold).mean()),
+            "sure_not_tiles_kept": int((~faint & ~is_tile & (p >= threshold)).sum()),
+        }
     if args.out:
         fitted_on = {
             "features": [Path(f).name for f in args.features],
@@ -267,6 +301,13 @@ def main() -> None:
     f.add_argument("--l2", type=float, default=10.0, help="the look model's penalty")
     f.add_argument("--directions", type=int, default=32, help="embedding directions used")
     f.add_argument("--keep", type=float, default=0.998, help="share of true tiles kept")
+    f.add_argument(
+        "--min-confidence",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        help="judge detections down to this confidence (out-of-fold figures only: "
+        "recognition detects at its own)",
+    )
     f.add_argument(
         "--tileness", nargs="+", help="the tileness folds' held.npz: fit with its log-odds"
     )
