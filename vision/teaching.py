@@ -199,13 +199,15 @@ def in_photo_frame(
 ) -> tuple[list[Label], str | None]:
     """The labels in the photo's own frame: of the frames they may be measured in
     (`_frames`), the one where most boxes match a detection (the frame as given on a tie),
-    and a sentence saying so where it is not the frame as given."""
+    and a sentence saying so where it is not the frame as given. Another frame must match
+    most of the labels, two at least: a box or two on a tile the detector missed may fall
+    on some tile in another frame by chance."""
     given = label_corners(labels, tiles)[1]
     best, best_matched, why = list(labels), given, None
     for name, move in _frames(photo, measured_on)[1:]:
         moved = [_moved(label, move) for label in labels]
         matched = label_corners(moved, tiles)[1]
-        if matched > best_matched:
+        if matched > best_matched and matched >= 2 and 2 * matched > len(labels):
             best, best_matched = moved, matched
             why = (
                 f"labels {name}: moved into the photo's frame ({matched} of {len(labels)}"
