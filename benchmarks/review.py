@@ -194,6 +194,24 @@ def hard_flags(rows: list[Json], checks: frozenset[NoteCode]) -> np.ndarray:
     return np.array([any(NoteCode(c) in checks for c in r["checks"]) for r in rows], bool)
 
 
+def kept_rows(args: argparse.Namespace) -> list[Json]:
+    """`set_readings` of every design folder of `args.sets` (tiles in each folder's
+    `args.tiles`), kept in `args.rows` where given: read once, fitted and measured again in
+    seconds."""
+    kept = Path(args.rows) if args.rows else None
+    if kept is not None and kept.exists():
+        rows: list[Json] = json.loads(kept.read_text())
+        return rows
+    rows = [
+        row
+        for folder in folders_of(args.sets)
+        for row in set_readings(folder, cache=args.tiles, n=args.n)
+    ]
+    if kept is not None:
+        kept.write_text(json.dumps(rows))
+    return rows
+
+
 def fit(args: argparse.Namespace) -> Json:
     if not len(args.data) == len(args.cache) == len(args.seed):
         raise SystemExit("fit: give one --cache and one --seed for each --data set")
@@ -204,7 +222,7 @@ def fit(args: argparse.Namespace) -> Json:
         for data, cache in zip(args.data, args.cache, strict=True)
         for row in readings(Path(data), Path(cache), args.n)
     ]
-    rows += [row for folder in folders_of(args.sets) for row in set_readings(folder, n=args.n)]
+    rows += kept_rows(args) if args.sets else []
     p = out_of_fold(rows, l2=args.l2)
     right = np.array([r["right"] for r in rows], bool)
     taught = np.array([r["taught"] for r in rows], bool)
@@ -338,7 +356,7 @@ def evaluate(args: argparse.Namespace) -> Json:
     if model is None:
         raise SystemExit(f"no review model: fit one ({shipped('review').path} is missing)")
     if args.sets:
-        rows = [row for folder in folders_of(args.sets) for row in set_readings(folder, n=args.n)]
+        rows = kept_rows(args)
     elif args.data and args.cache:
         rows = readings(Path(args.data), Path(args.cache), args.n)
     else:
@@ -407,6 +425,9 @@ def main() -> None:
     e.add_argument("--model", help="review model JSON (default: the shipped one)")
     e.add_argument("--report", help="write every photo's probability here (JSON)")
     e.add_argument("--diagram", help="draw the complete wins' reliability diagram here (PNG)")
+    for command in (f, e):
+        command.add_argument("--tiles", default="tiles", help="--sets: each folder's tiles cache")
+        command.add_argument("--rows", help="--sets: keep the readings in this JSON file")
     args = parser.parse_args()
     result = fit(args) if args.command == "fit" else evaluate(args)
     print(json.dumps(result, indent=1))
