@@ -222,11 +222,26 @@ def _measured_on(image: Any) -> tuple[int, int] | None:
     return int(size[0]), int(size[1])
 
 
-def read_coco(path: Path) -> list[LabelledPhoto]:
-    """A COCO file's photos and their labels: `images[].file_name` relative to the file's
-    folder, `annotations[].bbox` [x, y, w, h] in the photo's pixels (`images[].width` and
-    `height`, where given, the size they were measured on), `categories[].name` a tile code.
-    Every photo and label is checked first; TeachError names the first fault."""
+def photo_of(path: Path, file_name: str, images: Path | None) -> Path | None:
+    """Where a COCO file's `file_name` is: under `images` where given; else beside the
+    file, or in the images/ folder beside it or beside its own folder, where labelling
+    tools export the photos (CVAT: annotations/instances_default.json and images/)."""
+    folders = [images] if images is not None else [path.parent]
+    if images is None:
+        folders += [path.parent / "images", path.parent.parent / "images"]
+    for folder in folders:
+        photo = (folder / file_name).resolve()
+        if photo.is_file():
+            return photo
+    return None
+
+
+def read_coco(path: Path, folder: Path | None = None) -> list[LabelledPhoto]:
+    """A COCO file's photos and their labels: `images[].file_name` relative to `folder`,
+    else to the file's folder (`photo_of`), `annotations[].bbox` [x, y, w, h] in the photo's
+    pixels (`images[].width` and `height`, where given, the size they were measured on),
+    `categories[].name` a tile code. Every photo and label is checked first; TeachError
+    names the first fault."""
     try:
         coco = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
@@ -269,9 +284,10 @@ def read_coco(path: Path) -> list[LabelledPhoto]:
         labels = by_image[image_id]
         if not labels:
             continue
-        photo = (path.parent / file_name).resolve()
-        if not photo.is_file():
-            raise TeachError(f"{path}: image {file_name!r} not found beside it")
+        photo = photo_of(path, file_name, folder)
+        if photo is None:
+            where = f"in {folder}" if folder is not None else "beside it (give --images)"
+            raise TeachError(f"{path}: image {file_name!r} not found {where}")
         out.append(LabelledPhoto(file_name, photo, labels, sizes[image_id]))
     if not out:
         raise TeachError(f"{path}: no labelled tile in it")

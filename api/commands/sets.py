@@ -51,7 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument(
         "--images",
         metavar="PHOTOS",
-        help="with --labelstudio: the folder the tasks' photos are in (default: here)",
+        help="the folder the photos are in: with --labelstudio, the tasks' (default: here); "
+        "with --coco, where images[].file_name is found (default: FILE's folder, then its "
+        "images/ and ../images/ as labelling tools export them)",
     )
     sub.add_parser("list", help="the taught sets")
     show = sub.add_parser("show", help="what a set knows")
@@ -131,7 +133,9 @@ def _add(store: Any, args: argparse.Namespace) -> dict[str, Any]:
     if args.labelstudio:
         photos = _labelstudio_photos(Path(args.labelstudio), args.images)
     else:
-        photos = read_coco(Path(args.coco))
+        if args.images is not None and not Path(args.images).is_dir():
+            raise CliError(f"--images {args.images}: no such folder")
+        photos = read_coco(Path(args.coco), Path(args.images) if args.images else None)
     report = add_labels(store, args.name, _recognizer(args), photos)
     result: dict[str, Any] = report.to_json()
     return result

@@ -139,6 +139,31 @@ def test_labelled_photos_teach_a_set(
     assert read["set"] == "table"
 
 
+def test_a_coco_file_finds_its_photos_where_labelling_tools_export_them(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """CVAT writes annotations/instances_default.json beside images/; elsewhere, --images."""
+    labels = _coco(photos, tmp_path, jitter=0.0)
+    export = tmp_path / "export"
+    (export / "annotations").mkdir(parents=True)
+    (export / "images").mkdir()
+    (tmp_path / "win.jpg").rename(export / "images" / "win.jpg")
+    coco = export / "annotations" / "instances_default.json"
+    labels.rename(coco)
+    report = _json(capsys, "sets", "--json", "add", "cvat", "--coco", str(coco))
+    assert report["labels_matched_to_a_tile"] >= report["looks_added"] - 2
+    moved = tmp_path / "photos"
+    (export / "images").rename(moved)
+    code, _, err = _run(capsys, "sets", "add", "cvat", "--coco", str(coco))
+    assert code == 2 and "give --images" in err and len(err.strip().splitlines()) == 1
+    report = _json(
+        capsys, "sets", "--json", "add", "cvat", "--coco", str(coco), "--images", str(moved)
+    )
+    assert report["photos"] == 1
+    code, _, err = _run(capsys, "sets", "add", "cvat", "--coco", str(coco), "--images", "nowhere")
+    assert code == 2 and "--images nowhere: no such folder" in err
+
+
 def test_boxes_measured_before_the_photos_exif_turn_teach_the_faces_they_label(
     photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
