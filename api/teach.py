@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from api.tilesets import SetStore
@@ -222,23 +222,26 @@ def _measured_on(image: Any) -> tuple[int, int] | None:
     return int(size[0]), int(size[1])
 
 
-def photo_of(path: Path, file_name: str, images: Path | None) -> Path | None:
+def _photo_of(path: Path, file_name: str, images: Path | None) -> Path | None:
     """Where a COCO file's `file_name` is: under `images` where given; else beside the
     file, or in the images/ folder beside it or beside its own folder, where labelling
-    tools export the photos (CVAT: annotations/instances_default.json and images/)."""
+    tools export the photos (CVAT: annotations/instances_default.json and images/). In each
+    folder the name as written, then its last part: a tool may write the path the photo
+    had on the labelling server."""
     folders = [images] if images is not None else [path.parent]
     if images is None:
         folders += [path.parent / "images", path.parent.parent / "images"]
     for folder in folders:
-        photo = (folder / file_name).resolve()
-        if photo.is_file():
-            return photo
+        for name in (file_name, PurePosixPath(file_name.replace("\\", "/")).name):
+            photo = (folder / name).resolve()
+            if photo.is_file():
+                return photo
     return None
 
 
 def read_coco(path: Path, folder: Path | None = None) -> list[LabelledPhoto]:
     """A COCO file's photos and their labels: `images[].file_name` relative to `folder`,
-    else to the file's folder (`photo_of`), `annotations[].bbox` [x, y, w, h] in the photo's
+    else to the file's folder (`_photo_of`), `annotations[].bbox` [x, y, w, h] in the photo's
     pixels (`images[].width` and `height`, where given, the size they were measured on),
     `categories[].name` a tile code. Every photo and label is checked first; TeachError
     names the first fault."""
@@ -284,7 +287,7 @@ def read_coco(path: Path, folder: Path | None = None) -> list[LabelledPhoto]:
         labels = by_image[image_id]
         if not labels:
             continue
-        photo = photo_of(path, file_name, folder)
+        photo = _photo_of(path, file_name, folder)
         if photo is None:
             where = f"in {folder}" if folder is not None else "beside it (give --images)"
             raise TeachError(f"{path}: image {file_name!r} not found {where}")

@@ -152,6 +152,11 @@ def test_a_coco_file_finds_its_photos_where_labelling_tools_export_them(
     labels.rename(coco)
     report = _json(capsys, "sets", "--json", "add", "cvat", "--coco", str(coco))
     assert report["labels_matched_to_a_tile"] >= report["looks_added"] - 2
+    # A path the photo had on the labelling server: its name is looked for.
+    data = json.loads(coco.read_text())
+    data["images"][0]["file_name"] = "/data/upload/1/win.jpg"
+    coco.write_text(json.dumps(data))
+    assert _json(capsys, "sets", "--json", "add", "cvat", "--coco", str(coco))["photos"] == 1
     moved = tmp_path / "photos"
     (export / "images").rename(moved)
     code, _, err = _run(capsys, "sets", "add", "cvat", "--coco", str(coco))
