@@ -121,6 +121,30 @@ def teach(recognizer: Recognizer, folder: Path, wins: int = 0) -> tuple[TileSet 
     return looks.added_to(TileSet("bench"), digest), f"{len(looks)} looks, {warned} warnings"
 
 
+def taught_back(
+    recognizer: Recognizer, tileset: TileSet, folder: Path, wins: int
+) -> tuple[TileSet, int]:
+    """`tileset` with the face-down tiles of the folder's first `wins` wins taught as its
+    back, labelled as a person labels them ('back', boxes a little off): a set's enrollment
+    shows faces only. Returns the set and how many backs it was shown."""
+    rng = np.random.default_rng(1)
+    backs = 0
+    for path in _photos(folder, wins):
+        anns = json.loads(path.read_text())["annotations"]
+        labels = [
+            Label(BACK, _drawn_box(a["bbox"], rng))
+            for a in anns
+            if a.get("face_down") and a.get("visibility", 1.0) >= 0.8
+        ]
+        if not labels:
+            continue
+        photo, tiles = recognizer.read_tiles(path.with_suffix(".jpg"))
+        looks = label_looks(photo, tiles, labels, path.name, recognizer.classifier)
+        tileset = looks.added_to(tileset, recognizer.classifier_digest)
+        backs += len(labels)
+    return tileset, backs
+
+
 def _drawn_box(bbox: list[float], rng: np.random.Generator) -> tuple[float, float, float, float]:
     """A labelled box as a person draws it: each edge off by up to 5 % of the side."""
     x, y, w, h = bbox
@@ -265,9 +289,12 @@ def evaluate(args: argparse.Namespace) -> Json:
         design = json.loads((folder / "design.json").read_text())["design"]
         start = time.perf_counter()
         tileset, why = teach(recognizer, folder, args.teach_wins)
+        if tileset is not None and args.teach_back:
+            tileset, backs = taught_back(recognizer, tileset, folder, args.teach_back)
+            why += f"; {backs} backs from {args.teach_back} wins"
         rows: dict[str, list[Json]] = {"without": [], "with": []}
         calib: dict[str, list[Any]] = {"without": [], "with": [], "truth": []}
-        for path in taught_photos(folder, args.n, args.teach_wins):
+        for path in taught_photos(folder, args.n, max(args.teach_wins, args.teach_back)):
             label = json.loads(path.read_text())
             hand, anns, jpg = label["hand"], label["annotations"], path.with_suffix(".jpg")
             tiles, size = models_read(recognizer, jpg, folder / args.tiles)
@@ -447,6 +474,13 @@ def main() -> None:
     teach_help = "teach from the labelled tiles of the first N wins (0: the enrollment photo)"
     f.add_argument("--teach-wins", type=int, nargs="+", default=[0], metavar="N", help=teach_help)
     e.add_argument("--teach-wins", type=int, default=0, metavar="N", help=teach_help)
+    e.add_argument(
+        "--teach-back",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also teach the set's back from the face-down tiles of the first N wins",
+    )
     e.add_argument("--weights", nargs="+", type=float, help="instead of the shipped ones")
     e.add_argument(
         "--no-recut", action="store_true", help="read with the set without cutting faces again"
