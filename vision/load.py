@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.types import FloatArray
+
 MAX_PIXELS = 50_000_000  # a 50 MP photo; phones shoot 12-48 MP
 MAX_BYTES = 40 * 1024 * 1024
 WORKING_SIDE = 2048  # long side of the working image
@@ -31,7 +33,6 @@ _REDUCED_FLAGS = {
 }
 
 ImageArray = npt.NDArray[np.uint8]
-FloatArray = npt.NDArray[np.float32]
 
 
 class PhotoError(Exception):
