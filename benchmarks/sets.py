@@ -98,18 +98,7 @@ def teach(recognizer: Recognizer, folder: Path, wins: int = 0) -> tuple[TileSet 
     None and why it was refused."""
     digest = recognizer.classifier_digest
     if wins:
-        tileset = TileSet("bench")
-        rng = np.random.default_rng(0)
-        for path in _photos(folder, wins):
-            anns = json.loads(path.read_text())["annotations"]
-            labels = [
-                Label(a["code"], _drawn_box(a["bbox"], rng))
-                for a in anns
-                if not a.get("face_down") and a.get("visibility", 1.0) >= 0.8
-            ]
-            photo, tiles = recognizer.read_tiles(path.with_suffix(".jpg"))
-            looks = label_looks(photo, tiles, labels, path.name, recognizer.classifier)
-            tileset = looks.added_to(tileset, digest)
+        tileset, _ = _labelled_wins(recognizer, TileSet("bench"), folder, wins, False, seed=0)
         return tileset, f"{len(tileset)} looks of {len(tileset.faces)} faces from {wins} wins"
     photo, tiles = recognizer.read_tiles(folder / "enroll.jpg")
     try:
@@ -127,22 +116,31 @@ def taught_back(
     """`tileset` with the face-down tiles of the folder's first `wins` wins taught as its
     back, labelled as a person labels them ('back', boxes a little off): a set's enrollment
     shows faces only. Returns the set and how many backs it was shown."""
-    rng = np.random.default_rng(1)
-    backs = 0
+    return _labelled_wins(recognizer, tileset, folder, wins, True, seed=1)
+
+
+def _labelled_wins(
+    recognizer: Recognizer, tileset: TileSet, folder: Path, wins: int, face_down: bool, seed: int
+) -> tuple[TileSet, int]:
+    """`tileset` with the well-seen labelled tiles of the folder's first `wins` wins added,
+    face up under their codes or (`face_down`) face down as the back, each box drawn as a
+    person draws it (`seed`); and how many labels it was taught."""
+    rng = np.random.default_rng(seed)
+    taught = 0
     for path in _photos(folder, wins):
         anns = json.loads(path.read_text())["annotations"]
         labels = [
-            Label(BACK, _drawn_box(a["bbox"], rng))
+            Label(BACK if face_down else a["code"], _drawn_box(a["bbox"], rng))
             for a in anns
-            if a.get("face_down") and a.get("visibility", 1.0) >= 0.8
+            if bool(a.get("face_down")) == face_down and a.get("visibility", 1.0) >= 0.8
         ]
         if not labels:
             continue
         photo, tiles = recognizer.read_tiles(path.with_suffix(".jpg"))
         looks = label_looks(photo, tiles, labels, path.name, recognizer.classifier)
         tileset = looks.added_to(tileset, recognizer.classifier_digest)
-        backs += len(labels)
-    return tileset, backs
+        taught += len(labels)
+    return tileset, taught
 
 
 def _drawn_box(bbox: list[float], rng: np.random.Generator) -> tuple[float, float, float, float]:
