@@ -55,6 +55,10 @@ from vision.tileset import WEIGHTS, TileSet, joint_reading
 from vision.types import FloatArray, Tiles
 
 Json = dict[str, Any]
+# A rendered enrollment photo is kept where every face shows this much of itself; else the
+# next draw is taken, up to RETAKES times (`enrollment_photo`).
+FACE_IN_SIGHT = 0.9
+RETAKES = 20
 
 
 def face_seed_for(design: str, start: int) -> int:
@@ -78,7 +82,7 @@ def render(out: Path, designs: list[str], n: int, seed: int, size: int) -> None:
         face_seed = face_seed_for(design, seed + 97 * k)
         source = (design.split("/")[0],)
         rng = np.random.default_rng([seed, k, 0])
-        scene = render_scene(rng, source, "enrollment", size, face_seed=face_seed)
+        scene = enrollment_photo(rng, source, size, face_seed)
         cv2.imwrite(str(folder / "enroll.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (folder / "enroll.json").write_text(json.dumps({"annotations": scene.annotations}))
         rng = np.random.default_rng([seed, k, 1])
@@ -90,6 +94,32 @@ def render(out: Path, designs: list[str], n: int, seed: int, size: int) -> None:
         meta = {"design": scene.meta["design"], "face_seed": face_seed, "photos": n}
         (folder / "design.json").write_text(json.dumps(meta))
         print(f"{folder.name}: {scene.meta['design']}, face seed {face_seed}, {n} wins", flush=True)
+
+
+def enrollment_photo(
+    rng: np.random.Generator, source: tuple[str, ...], size: int, face_seed: int
+) -> Any:
+    """A rendered enrollment photo as a user keeps one: every face of the set in sight (each
+    labelled, FACE_IN_SIGHT of its face showing). The engine may lay a finger or a pen over a
+    tile; a person sees that and takes the photo again, so the next draw is taken (the reading
+    refuses such a photo, naming the face: `enrollments` counts refusals of photos as drawn)."""
+    from datasets.scene import render_scene
+
+    for _ in range(RETAKES):
+        scene = render_scene(rng, source, "enrollment", size, face_seed=face_seed)
+        if in_sight(scene.annotations, face_seed, source[0]):
+            break
+    return scene
+
+
+def in_sight(annotations: list[Json], face_seed: int, source: str) -> bool:
+    """Whether an enrollment photo's labels show every face of its set, each FACE_IN_SIGHT
+    of it in sight."""
+    from datasets.scene.art import FaceSet
+
+    seen = [a.get("face_visibility", 1.0) for a in annotations]
+    faces = len(FaceSet(source, face_seed, (230, 230, 230)).codes)
+    return len(seen) == faces and min(seen, default=0.0) >= FACE_IN_SIGHT
 
 
 def teach(recognizer: Recognizer, folder: Path, wins: int = 0) -> tuple[TileSet | None, str]:
@@ -437,6 +467,8 @@ def enrollments(args: argparse.Namespace) -> Json:
                 enrollment, tiles = read_filled(sure, partial(recognizer.faint_tiles, photo))
             except EnrollmentError as exc:
                 counts[f"{source} refused"] += 1
+                if in_sight(scene.annotations, face_seed, source):
+                    counts[f"{source} refused with every face in sight"] += 1
                 refusals[str(exc).split(":")[0]] += 1
                 continue
             labels = enrollment.labels
