@@ -40,6 +40,7 @@ from scoring.tiles import BACK, FLOWERS
 from vision.load import load_photo, read_header
 from vision.looks import describe
 from vision.pipeline import Recognition, Recognizer, interpret
+from vision.recognition import hand_json
 from vision.simulate import tiles_from_annotations
 from vision.tileset import TileSet
 from vision.types import Tiles
@@ -279,7 +280,7 @@ def _without_unlabelled_claims(got: Json | None, truth: Json) -> Json | None:
 
 
 def _row(name: str, hand: Json, result: Recognition, ruleset: str, n_labels: int) -> Json:
-    got = _without_unlabelled_claims(result.decoded.hand, hand)
+    got = _without_unlabelled_claims(hand_json(result.decoded.hand), hand)
     hand_right = canonical(got) == canonical(hand)
     score_right = got is not None and score_key(result.score) == score_key(
         true_score(hand, ruleset)

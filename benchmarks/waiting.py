@@ -36,6 +36,7 @@ from benchmarks.recognize import add_no_faint, canonical, context_of, faint_of, 
 from scoring import score
 from vision.decode import decode
 from vision.pipeline import Recognition, Recognizer, interpret
+from vision.recognition import hand_json
 from vision.shape import _all_sets, is_winning, waits_of
 
 Json = dict[str, Any]
@@ -93,7 +94,7 @@ def decode_alone_ms(result: Recognition, context: Json) -> float:
 def row(name: str, label: Json, result: Recognition, ruleset: str, context: Json) -> Json:
     truth = label["hand"]
     waiting = truth.get("winning_tile") is None
-    hand_right = hand_key(result.decoded.hand) == hand_key(truth)
+    hand_right = hand_key(hand_json(result.decoded.hand)) == hand_key(truth)
     right = hand_right
     if waiting:
         want = score(truth, ruleset).to_json().get("waits")
@@ -116,7 +117,7 @@ def row(name: str, label: Json, result: Recognition, ruleset: str, context: Json
         "decode_ms": result.timings_ms.get("decode", 0.0),
         "decode_alone_ms": decode_alone_ms(result, context),
         "warnings": result.warnings,
-        "got": None if right else hand_key(result.decoded.hand),
+        "got": None if right else hand_key(hand_json(result.decoded.hand)),
         "want": None if right else hand_key(truth),
     }
 

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from scoring import parse_waiting
+from scoring import parse_hand_or_waiting, parse_waiting
 from scoring import score as score_hand
-from scoring.hand import HandError
+from scoring.hand import Hand, HandError, Waiting
 from scoring.tiles import BACK, CLASSES, COPIES, FLOWERS, PLAYING, SEASONS
 from scoring.waits import winning_tiles
 from vision.hand_rows import HAND_TILES
@@ -130,11 +130,11 @@ class Decoded:
         waiting: the hand is 13 tiles waiting to win (no winning tile), not a declared win.
     """
 
-    hand: Json | None
+    hand: Hand | Waiting | None
     codes: list[str]
     melds: list[Json] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
-    alternatives: list[tuple[Json, float]] = field(default_factory=list)
+    alternatives: list[tuple[Hand | Waiting, float]] = field(default_factory=list)
     confidence: float = 0.0
     flower_confidence: float = 1.0
     plausibility: float = 0.0
@@ -220,7 +220,7 @@ def decode(
     Example:
         >>> decoded = decode(tiles, layout(tiles), {"seat_wind": "S", "self_drawn": True})
         ... # doctest: +SKIP
-        >>> decoded.hand["winning_tile"], decoded.confidence
+        >>> decoded.hand.winning_tile, decoded.confidence
         ('5p', 0.98)
     """
     context = dict(context or {})
@@ -298,9 +298,10 @@ def decode(
         out.notes.append(Note(NoteCode.NO_LEGAL_HAND, message))
         return out
     out._take(reading.named)
-    out.hand = None if unknown_kongs else reading.hand
+    # The seam to scoring: the hand and its runner-ups leave as scoring's own checked types.
+    out.hand = None if unknown_kongs else parse_hand_or_waiting(reading.hand)
     out.confidence = reading.confidence * flower_confidence
-    out.alternatives = reading.alternatives
+    out.alternatives = _parsed(reading.alternatives)
     out.plausibility = reading.plausibility
     out.flower_confidence = flower_confidence
     return out
@@ -757,6 +758,18 @@ def _naming_weights(
             for b in range(a + 1, len(indices)):
                 log_weights += evidence[a, b] * (season[:, a] == season[:, b])
     return namings, log_weights
+
+
+def _parsed(hands: list[tuple[Json, float]]) -> list[tuple[Hand | Waiting, float]]:
+    """Runner-up readings as scoring's types; one scoring cannot parse (checked by shape
+    alone, unlike the chosen hand) is no legal alternative and is left out."""
+    out: list[tuple[Hand | Waiting, float]] = []
+    for hand, p in hands:
+        try:
+            out.append((parse_hand_or_waiting(hand), p))
+        except HandError:
+            continue
+    return out
 
 
 @cache

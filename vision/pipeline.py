@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from scoring import score as score_hand
+from scoring.hand import Hand, Waiting
 from vision.calibration import reading_features, shipped_review_model
 from vision.context import ContextError, check_context
 from vision.load import Photo, load_photo
@@ -136,8 +137,7 @@ class Recognizer:
         this classifier: `vision.teaching.reembedded`). Raises PhotoError (bad photo),
         ContextError, TileSetError (a set this classifier cannot use)."""
         checked = check_context(context)
-        timings: dict[str, float] = {}
-        photo, tiles = self.read_tiles(data, timings, tileset)
+        photo, tiles, timings = self._read_timed(data, tileset)
         result = interpret(
             tiles,
             checked,
@@ -152,27 +152,29 @@ class Recognizer:
         return result
 
     def read_tiles(
-        self,
-        data: bytes | str | Path,
-        timings: dict[str, float] | None = None,
-        tileset: TileSet | None = None,
+        self, data: bytes | str | Path, tileset: TileSet | None = None
     ) -> tuple[Photo, Tiles]:
         """The models' half of `recognize`: the photo loaded, its tiles detected and named
-        (with `tileset`'s looks where given). Fills `timings` (seconds per stage) when
-        given. Raises PhotoError (bad photo)."""
+        (with `tileset`'s looks where given). Raises PhotoError (bad photo)."""
+        photo, tiles, _ = self._read_timed(data, tileset)
+        return photo, tiles
+
+    def _read_timed(
+        self, data: bytes | str | Path, tileset: TileSet | None
+    ) -> tuple[Photo, Tiles, dict[str, float]]:
+        """`read_tiles`, and the milliseconds each stage took."""
         if tileset is not None and len(tileset) and tileset.model != self.classifier_digest:
             raise TileSetError(f"set {tileset.name!r} was embedded by another classifier")
-        timings = timings if timings is not None else {}
-        clock = time.perf_counter()
+        watch = Stopwatch()
         photo = load_photo(data)
-        clock = _lap(timings, "load", clock)
+        watch.lap("load")
         tiles = self.detector.detect(photo)
-        clock = _lap(timings, "detect", clock)
+        watch.lap("detect")
         tiles = self.classifier.classify(photo, tiles)
         if tileset is not None:
             tiles = self.read_with_set(photo, tiles, tileset)
-        _lap(timings, "classify", clock)
-        return photo, tiles
+        watch.lap("classify")
+        return photo, tiles, watch.laps
 
     def faint_tiles(self, photo: Photo) -> Tiles:
         """The photo's tiles found at FAINT_CONFIDENCE, classified: what an enrollment photo
@@ -230,14 +232,13 @@ def interpret(
     the photo's edge: part of the hand may be outside the picture. The recognition's
     `timings_ms` are `timings` (the models' stages, when given) and this half's.
     """
-    timings = dict(timings or {})
+    watch = Stopwatch(dict(timings or {}))
     checked = check_context(context)
-    clock = time.perf_counter()
     no_tile = shipped_objectness() if objectness is True else objectness or None
     if no_tile is not None:
         tiles = no_tile.keep(tiles)
     # Layout and decoding are one search: its time is the decoding's.
-    clock = _lap(timings, "layout", clock)
+    watch.lap("layout")
     searched = search_read(tiles, checked, _priors())
     if faint is not None and searched.decoded.waiting:
         # 13 tiles read: the win's tile may be one the detector found only faintly. Not
@@ -248,18 +249,18 @@ def interpret(
         )
         searched = completed or searched
     tiles, found, decoded = searched.tiles, searched.found, searched.decoded
-    clock = _lap(timings, "decode", clock)
+    watch.lap("decode")
     notes = [*found.notes, *(n for n in decoded.notes if n not in found.notes)]
     if image_size is not None and (cut := _touching_edge(tiles, image_size)):
         # Not a review reason on its own: tight framing is common and usually harmless.
         message = "a tile touches the photo's edge: part of the hand may be cut off"
         notes.append(Note(NoteCode.TILE_AT_EDGE, message, cut))
     scored = _score(decoded.hand, ruleset)
-    _lap(timings, "score", clock)
+    watch.lap("score")
     doubts = review_notes(found, decoded, scored, tiles)
     model = shipped_review_model()
     if model is None:  # no calibrated model: any check that fired flags the reading
-        return Recognition(tiles, found, decoded, scored, notes, bool(doubts), doubts, timings)
+        return Recognition(tiles, found, decoded, scored, notes, bool(doubts), doubts, watch.laps)
     p_right = model.p_right(reading_features(tiles, found, decoded, doubts, notes))
     review = model.flags(p_right, doubts)
     # The decoder's own doubt (another reading, which flower) or a hard check says why;
@@ -273,7 +274,7 @@ def interpret(
         )
         doubts = [Note(NoteCode.UNLIKELY_RIGHT, message), *doubts]
     return Recognition(
-        tiles, found, decoded, scored, notes, review, doubts, timings, p_right=p_right
+        tiles, found, decoded, scored, notes, review, doubts, watch.laps, p_right=p_right
     )
 
 
@@ -286,7 +287,7 @@ def _priors() -> LayoutPriors:
     return priors
 
 
-def _score(hand: Json | None, ruleset: str) -> Json | None:
+def _score(hand: Hand | Waiting | None, ruleset: str) -> Json | None:
     if hand is None:
         return None
     result: Json = score_hand(hand, ruleset).to_json()
@@ -304,7 +305,14 @@ def _touching_edge(
     return tuple(int(t) for t in np.flatnonzero(~inside))
 
 
-def _lap(timings: dict[str, float], stage: str, since: float) -> float:
-    now = time.perf_counter()
-    timings[stage] = (now - since) * 1000
-    return now
+class Stopwatch:
+    """Milliseconds per stage, each lap from the one before (`Recognition.timings_ms`)."""
+
+    def __init__(self, laps: dict[str, float] | None = None) -> None:
+        self.laps = laps if laps is not None else {}
+        self._since = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.laps[stage] = (now - self._since) * 1000
+        self._since = now

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring.hand import Hand, Waiting
 from scoring.tiles import BACK, CLASSES
 from vision.decode import Decoded
 from vision.layout import Layout, role_of_each
@@ -70,7 +71,7 @@ class Recognition:
         return {
             "tiles": _tiles_json(self.tiles, self.layout, self.decoded),
             "melds": self.decoded.melds,
-            "hand": self.decoded.hand,
+            "hand": hand_json(self.decoded.hand),
             "score": self.score,
             "waits": self.waits,
             "warnings": self.warnings,
@@ -83,13 +84,27 @@ class Recognition:
             "flower_confidence": round(self.decoded.flower_confidence, 4),
             "changes": [c.to_json() for c in self.decoded.changes],
             "alternatives": [
-                {"hand": hand, "p": round(p, 4)} for hand, p in self.decoded.alternatives
+                {"hand": hand_json(hand), "p": round(p, 4)} for hand, p in self.decoded.alternatives
             ],
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
             "models": self.models,
             "sha256": self.sha256,
             "set": self.tileset,
         }
+
+
+def hand_json(hand: Hand | Waiting | None) -> Json | None:
+    """The Hand JSON of a reading: a hand waiting to win has `winning_tile` null, and a hand
+    whose flower tiles were read and none found says so, `"flowers": []` (a bare count is
+    what the player told, no flower tile in the photo)."""
+    if hand is None:
+        return None
+    out = hand.to_json()
+    if not hand.flower_count:
+        out["flowers"] = []
+    if isinstance(hand, Waiting):
+        out["winning_tile"] = None
+    return out
 
 
 def _tiles_json(tiles: Tiles, found: Layout, decoded: Decoded) -> list[Json]:

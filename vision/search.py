@@ -21,7 +21,6 @@ over the hypotheses that read it.
 from __future__ import annotations
 
 import heapq
-import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from scoring.hand import Hand, Waiting
 from scoring.tiles import CLASSES
 from vision.decode import Decoded, Floor, decode
 from vision.hand_rows import HAND_TILES
@@ -41,7 +41,6 @@ from vision.roles import Role
 from vision.types import Tiles
 
 Array = npt.NDArray[np.float64]
-Json = dict[str, Any]
 
 # Hypotheses laid out and decoded at most per photo (the search's budget, like the decoder's
 # readings: counted, not timed).
@@ -249,7 +248,7 @@ def _unlike_told(decoded: Decoded, context: Mapping[str, Any]) -> bool:
     told = [str(c) for c in context.get("concealed_kongs") or []]
     if not told or decoded.hand is None:
         return False
-    kongs = [m["tiles"][0] for m in decoded.hand.get("melds", []) if m.get("concealed")]
+    kongs = [m.tiles[0] for m in decoded.hand.melds if m.concealed]
     return any(told.count(code) > kongs.count(code) for code in set(told))
 
 
@@ -296,19 +295,16 @@ def _weighed(
     top = legal[0].score
     weights = np.array([math.exp(h.score - top) for h in legal])
     weights /= weights.sum()
-    shares: dict[str, float] = {}
-    hands: dict[str, Json] = {}
-    reader: dict[str, Hypothesis] = {}
+    # Hands are scoring's values: one hand read by two hypotheses is one key.
+    shares: dict[Hand | Waiting, float] = {}
+    reader: dict[Hand | Waiting, Hypothesis] = {}
     for h, w in zip(legal, weights, strict=True):
         flower = max(h.decoded.flower_confidence, 1e-9)
         assert h.decoded.hand is not None
         own = [(h.decoded.hand, min(h.decoded.confidence / flower, 1.0))]
         for hand, p in [*own, *h.decoded.alternatives]:
-            key = json.dumps(hand, sort_keys=True)
-            shares[key] = shares.get(key, 0.0) + float(w) * p
-            hands.setdefault(key, hand)
-            if hand is h.decoded.hand:
-                reader.setdefault(key, h)
+            shares[hand] = shares.get(hand, 0.0) + float(w) * p
+        reader.setdefault(h.decoded.hand, h)
     ranked = sorted((k for k in shares if k in reader), key=lambda k: -shares[k])
     chosen = ranked[0]
     ranked_all = sorted(shares, key=lambda k: -shares[k])
@@ -317,7 +313,7 @@ def _weighed(
     decoded = replace(
         best.decoded,
         confidence=shares[chosen] / total * best.decoded.flower_confidence,
-        alternatives=[(hands[k], shares[k] / total) for k in ranked_all if k != chosen][:3],
+        alternatives=[(k, shares[k] / total) for k in ranked_all if k != chosen][:3],
         notes=list(best.decoded.notes),
     )
     found = _noted(best, laid_in_win)

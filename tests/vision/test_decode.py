@@ -7,10 +7,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from scoring import score
+from scoring.hand import Hand, Waiting
 from scoring.tiles import PLAYING
+from scoring.waits import winning_tiles
 from vision.decode import Floor, decode, kept_sorted
 from vision.layout import layout
 from vision.looks import LOOK_H, LOOK_W, SHIFT
+from vision.recognition import hand_json
 from vision.roles import Role
 from vision.simulate import lay_out_hand, read_as, tiles_from_annotations
 from vision.types import Tiles
@@ -41,11 +45,11 @@ def test_clean_reading_decodes_exactly() -> None:
     tiles, _ = _tiles()
     decoded = decode(tiles, layout(tiles), {"seat_wind": "S"})
     assert decoded.hand is not None
-    assert sorted(decoded.hand["concealed"]) == sorted(HAND["concealed"])
-    assert decoded.hand["winning_tile"] == "9s"
-    assert decoded.hand["flowers"] == ["2h"]
-    assert decoded.hand["seat_wind"] == "S"
-    assert {m["type"] for m in decoded.hand["melds"]} == {"chow", "pung"}
+    assert sorted(hand_json(decoded.hand)["concealed"]) == sorted(HAND["concealed"])
+    assert hand_json(decoded.hand)["winning_tile"] == "9s"
+    assert hand_json(decoded.hand)["flowers"] == ["2h"]
+    assert hand_json(decoded.hand)["seat_wind"] == "S"
+    assert {m["type"] for m in hand_json(decoded.hand)["melds"]} == {"chow", "pung"}
     assert decoded.changes == [] and decoded.confidence > 0.99
 
 
@@ -55,7 +59,7 @@ def test_a_misread_tile_that_breaks_a_chow_is_fixed_by_the_rules() -> None:
     _misread(tiles, five, "5p", "5s")  # 4s 5p 6s is no meld
     decoded = decode(tiles, layout(tiles))
     assert decoded.hand is not None
-    chow = next(m for m in decoded.hand["melds"] if m["type"] == "chow")
+    chow = next(m for m in hand_json(decoded.hand)["melds"] if m["type"] == "chow")
     assert chow["tiles"] == ["4s", "5s", "6s"]
     (change,) = decoded.changes
     assert (change.tile, change.read, change.chosen) == (five, "5p", "5s")
@@ -68,7 +72,7 @@ def test_a_fifth_copy_is_impossible() -> None:
     one = next(i for i, a in enumerate(ann) if a["code"] == "1m")
     _misread(tiles, one, "E", "1m", 0.7)  # a fourth E beside the pung, and no winning shape
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and "1m" in decoded.hand["concealed"]
+    assert decoded.hand is not None and "1m" in hand_json(decoded.hand)["concealed"]
     assert decoded.plausibility < 1.0
 
 
@@ -123,7 +127,7 @@ def test_a_misread_that_puts_the_concealed_tiles_out_of_order_loses_to_one_that_
     _misread(tiles, first_six, "9s", "6s", 0.7)
     decoded = decode(tiles, layout(tiles))
     assert decoded.hand is not None
-    assert decoded.hand["concealed"].count("6s") == 3
+    assert hand_json(decoded.hand)["concealed"].count("6s") == 3
     assert decoded.codes[first_six] == "6s"
 
 
@@ -136,7 +140,7 @@ def test_a_hand_kept_unsorted_is_read_as_its_tiles_say_and_not_doubted() -> None
     tiles, _ = _tiles(hand)
     decoded = decode(tiles, layout(tiles))
     assert decoded.hand is not None
-    assert sorted(decoded.hand["concealed"]) == sorted(shuffled)
+    assert sorted(hand_json(decoded.hand)["concealed"]) == sorted(shuffled)
     assert decoded.confidence > 0.99 and decoded.plausibility > 0.99
 
 
@@ -186,10 +190,10 @@ def test_tiles_read_as_a_code_they_do_not_look_like_are_parted() -> None:
     for i in pair:
         _misread(tiles, i, "9s", "8s")
     unseen = decode(tiles, layout(tiles))
-    assert unseen.hand is not None and unseen.hand["winning_tile"] == "9s"
+    assert unseen.hand is not None and hand_json(unseen.hand)["winning_tile"] == "9s"
     tiles.looks = _looks([a["code"] for a in ann])
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and decoded.hand["winning_tile"] == "8s"
+    assert decoded.hand is not None and hand_json(decoded.hand)["winning_tile"] == "8s"
     assert sorted(c.tile for c in decoded.changes) == sorted(pair)
     # The looks chose the hand; its confidence is still the probabilities' own (0.6^2 vs 0.4^2).
     assert decoded.confidence < 0.5
@@ -207,7 +211,9 @@ def test_concealed_kong_with_two_faces_up_reads_its_tile() -> None:
     tiles, _ = _tiles(KONG_HAND, kong_style="ends")
     decoded = decode(tiles, layout(tiles))
     assert decoded.hand is not None
-    assert decoded.hand["melds"] == [{"type": "kong", "tiles": ["5p"] * 4, "concealed": True}]
+    assert hand_json(decoded.hand)["melds"] == [
+        {"type": "kong", "tiles": ["5p"] * 4, "concealed": True}
+    ]
 
 
 def test_a_concealed_kong_whose_two_faces_read_as_two_tiles_is_implausible() -> None:
@@ -225,7 +231,7 @@ def test_hidden_concealed_kong_takes_its_tile_from_the_context() -> None:
     tiles, _ = _tiles(KONG_HAND, kong_style="all")
     decoded = decode(tiles, layout(tiles), {"concealed_kongs": ["5p"]})
     assert decoded.hand is not None
-    assert decoded.hand["melds"][0]["tiles"] == ["5p"] * 4
+    assert hand_json(decoded.hand)["melds"][0]["tiles"] == ["5p"] * 4
 
 
 def test_hidden_concealed_kong_without_context_is_not_guessed() -> None:
@@ -251,22 +257,25 @@ WAITING: dict[str, Any] = {
 }
 
 
-def _waits(hand: dict[str, Any]) -> tuple[str, ...]:
-    from scoring import parse_waiting
-    from scoring.waits import winning_tiles
-
-    return winning_tiles(parse_waiting(hand))
+def _waits(hand: Hand | Waiting | None) -> tuple[str, ...]:
+    """The tiles that complete a hand read as waiting to win (scoring's own type)."""
+    assert isinstance(hand, Waiting)
+    return winning_tiles(hand)
 
 
 def test_thirteen_tiles_read_as_a_hand_waiting_to_win() -> None:
     tiles, _ = _tiles(WAITING)
     decoded = decode(tiles, layout(tiles), {"seat_wind": "S"})
     assert decoded.waiting and decoded.hand is not None
-    assert decoded.hand["winning_tile"] is None
-    assert sorted(decoded.hand["concealed"]) == sorted(WAITING["concealed"])
-    assert {m["type"] for m in decoded.hand["melds"]} == {"chow", "pung"}
-    assert decoded.hand["seat_wind"] == "S" and decoded.hand["flowers"] == ["2h"]
-    assert "self_drawn" not in decoded.hand  # a flag of one win: each wait is scored both ways
+    assert hand_json(decoded.hand)["winning_tile"] is None
+    assert sorted(hand_json(decoded.hand)["concealed"]) == sorted(WAITING["concealed"])
+    assert {m["type"] for m in hand_json(decoded.hand)["melds"]} == {"chow", "pung"}
+    assert hand_json(decoded.hand)["seat_wind"] == "S" and hand_json(decoded.hand)["flowers"] == [
+        "2h"
+    ]
+    assert "self_drawn" not in hand_json(
+        decoded.hand
+    )  # a flag of one win: each wait is scored both ways
     assert _waits(decoded.hand) == ("6p", "9p")
     assert decoded.changes == [] and decoded.confidence > 0.99
 
@@ -277,7 +286,7 @@ def test_a_misread_tile_of_a_waiting_hand_is_read_as_the_tile_that_leaves_it_wai
     _misread(tiles, eight, "8s", "8p", 0.7)  # 1m2m3m 7p 8s 9s9s waits on nothing
     decoded = decode(tiles, layout(tiles))
     assert decoded.waiting and decoded.hand is not None
-    assert sorted(decoded.hand["concealed"]) == sorted(WAITING["concealed"])
+    assert sorted(hand_json(decoded.hand)["concealed"]) == sorted(WAITING["concealed"])
     (change,) = decoded.changes
     assert (change.tile, change.read, change.chosen) == (eight, "8s", "8p")
     assert decoded.plausibility < 1.0
@@ -290,7 +299,9 @@ def test_a_waiting_hand_of_seven_pairs_is_corrected_too() -> None:
     single = next(i for i, a in enumerate(ann) if a["code"] == "4p")
     _misread(tiles, single, "5p", "4p", 0.7)  # 4p 5p is no pair: waits on nothing
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and sorted(decoded.hand["concealed"]) == sorted(pairs)
+    assert decoded.hand is not None and sorted(hand_json(decoded.hand)["concealed"]) == sorted(
+        pairs
+    )
     assert _waits(decoded.hand) == ("7s",)
 
 
@@ -310,7 +321,15 @@ def test_a_tile_set_apart_counts_among_thirteen() -> None:
     fewer = tiles[np.arange(len(tiles)) != one]
     decoded = decode(fewer, layout(fewer), {"self_drawn": True})
     assert decoded.waiting and decoded.hand is not None
-    assert sorted(decoded.hand["concealed"]) == ["2m", "3m", "7p", "7p", "7p", "9s", "9s"]
+    assert sorted(hand_json(decoded.hand)["concealed"]) == [
+        "2m",
+        "3m",
+        "7p",
+        "7p",
+        "7p",
+        "9s",
+        "9s",
+    ]
     assert _waits(decoded.hand) == ("1m", "4m")
     assert any("self_drawn left out" in w for w in decoded.warnings)
 
@@ -321,7 +340,7 @@ def test_flowers_are_distinct() -> None:
     first = next(i for i, a in enumerate(ann) if a["code"] == "1h")
     _misread(tiles, first, "2h", "1h", 0.6)  # two 2h: a set has one of each flower
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "2h"]
+    assert decoded.hand is not None and hand_json(decoded.hand)["flowers"] == ["1h", "2h"]
 
 
 def test_flower_confidence_counts_only_namings_a_set_allows() -> None:
@@ -336,7 +355,7 @@ def test_flower_confidence_counts_only_namings_a_set_allows() -> None:
             tiles, next(i for i, a in enumerate(ann) if a["code"] == code), {"1h": 0.5, "5h": 0.5}
         )
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "5h"]
+    assert decoded.hand is not None and hand_json(decoded.hand)["flowers"] == ["1h", "5h"]
     assert decoded.flower_confidence == pytest.approx(0.5, abs=0.01)
 
 
@@ -357,21 +376,21 @@ def test_flowers_that_look_alike_are_named_of_one_group() -> None:
     read_as(tiles, first, {"1h": 0.6, "5h": 0.4})
     read_as(tiles, second, {"6h": 0.55, "2h": 0.45})
     unseen = decode(tiles, layout(tiles))
-    assert unseen.hand is not None and unseen.hand["flowers"] == ["1h", "6h"]
+    assert unseen.hand is not None and hand_json(unseen.hand)["flowers"] == ["1h", "6h"]
     codes = [a["code"] for a in ann]
     tiles.looks = _looks(["one group" if c in ("1h", "2h") else c for c in codes])
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and decoded.hand["flowers"] == ["1h", "2h"]
+    assert decoded.hand is not None and hand_json(decoded.hand)["flowers"] == ["1h", "2h"]
     assert unseen.flower_confidence < decoded.flower_confidence < 0.6
     tiles.looks = _looks(codes)  # printed unlike: a flower and a season
     apart = decode(tiles, layout(tiles))
-    assert apart.hand is not None and apart.hand["flowers"] == ["1h", "6h"]
+    assert apart.hand is not None and hand_json(apart.hand)["flowers"] == ["1h", "6h"]
 
 
 def test_flower_count_from_context_wins() -> None:
     tiles, _ = _tiles({**HAND, "flowers": []})
     decoded = decode(tiles, layout(tiles), {"flowers": 3})
-    assert decoded.hand is not None and decoded.hand["flowers"] == 3
+    assert decoded.hand is not None and hand_json(decoded.hand)["flowers"] == 3
 
 
 def test_a_doubtful_extra_detection_is_left_out() -> None:
@@ -380,7 +399,7 @@ def test_a_doubtful_extra_detection_is_left_out() -> None:
     extra = next(i for i, a in enumerate(ann) if a["code"] == "5m")
     tiles.confidence[extra] = 0.3  # ...that the detector doubted
     decoded = decode(tiles, layout(tiles))
-    assert decoded.hand is not None and "5m" not in decoded.hand["concealed"]
+    assert decoded.hand is not None and "5m" not in hand_json(decoded.hand)["concealed"]
     assert any(f"#{extra}" in w for w in decoded.warnings)
     tiles.confidence[extra] = 0.9  # a confident detection is never dropped
     assert decode(tiles, layout(tiles)).hand is None
@@ -455,3 +474,25 @@ def test_melds_are_still_read_as_melds_when_no_hand_is_found() -> None:
     assert decoded.hand is None
     assert decoded.codes[five] == "5s"
     assert any(m["type"] == "chow" for m in decoded.melds)
+
+
+ROBBED: dict[str, Any] = {
+    "melds": HAND["melds"],
+    "concealed": ["1m", "2m", "7p", "7p", "7p", "9s", "9s"],
+    "winning_tile": "3m",
+    "robbing_kong": True,
+}
+
+
+def test_runner_up_readings_are_only_hands_scoring_accepts() -> None:
+    """Won by robbing a kong of 3m, with a pair of 9s each read nearly as 3m: reading the
+    pair as 3m makes a winning shape, but no legal hand (the robbed kong holds the other
+    three 3m). Such a reading is no alternative to offer a person."""
+    tiles, ann = _tiles(ROBBED)
+    for i, a in enumerate(ann):
+        if a["code"] == "9s":
+            _misread(tiles, i, "9s", "3m", p_read=0.55)
+    decoded = decode(tiles, layout(tiles), {"robbing_kong": True})
+    assert isinstance(decoded.hand, Hand) and decoded.hand.winning_tile == "3m"
+    assert decoded.hand.concealed.count("9s") == 2
+    assert all(score(hand).valid for hand, _ in decoded.alternatives)

@@ -22,6 +22,7 @@ from vision.pipeline import (
     Recognizer,
     interpret,
 )
+from vision.recognition import hand_json
 from vision.registry import ModelMissingError
 from vision.simulate import lay_out_hand, read_as, simulated_probs, tiles_from_annotations
 from vision.types import Tiles, concatenate
@@ -101,7 +102,7 @@ def test_a_discard_that_joined_13_tiles_as_a_14th_is_left_out() -> None:
     discard = _lone(last, "5m", 80.0, 130.0)
     result = interpret(_waiting_tiles([discard]))
     assert result.decoded.waiting and result.decoded.hand is not None
-    assert sorted(result.decoded.hand["concealed"]) == sorted(WAITING["concealed"])
+    assert sorted(hand_json(result.decoded.hand)["concealed"]) == sorted(WAITING["concealed"])
     assert THIRTEEN_AFTER_ALL in result.warnings
     assert result.review  # a guess of the count's
 
@@ -215,7 +216,7 @@ def test_a_meld_whose_crosswise_tile_was_not_seen_is_flagged() -> None:
     }
     ann = lay_out_hand(hand)
     seen = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
-    assert seen.decoded.hand is not None and len(seen.decoded.hand["melds"]) == 2
+    assert seen.decoded.hand is not None and len(hand_json(seen.decoded.hand)["melds"]) == 2
     assert not seen.review
     claimed = next(a for a in ann if a.get("sideways") and a["code"] == "1m")
     centre = np.mean(claimed["corners"], axis=0)
@@ -223,7 +224,7 @@ def test_a_meld_whose_crosswise_tile_was_not_seen_is_flagged() -> None:
     claimed["corners"] = (centre + upright).tolist()
     claimed["sideways"] = False
     missed = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
-    assert missed.decoded.hand is not None and len(missed.decoded.hand["melds"]) == 1
+    assert missed.decoded.hand is not None and len(hand_json(missed.decoded.hand)["melds"]) == 1
     assert MELD_WITHOUT_CROSSWISE_TILE in missed.review_reasons
 
 
@@ -260,7 +261,7 @@ def test_a_flower_read_as_a_suit_tile_and_left_out_is_flagged() -> None:
     flower = next(i for i, a in enumerate(ann) if a["code"] == "3h")
     read_as(tiles, flower, {"1s": 0.8, "3h": 0.2})
     result = interpret(tiles)
-    assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
+    assert result.decoded.hand is not None and hand_json(result.decoded.hand)["flowers"] == []
     assert result.review
     assert "a tile left out of the hand may be a flower" in result.review_reasons
 
@@ -292,7 +293,7 @@ def test_a_crosswise_tile_the_detector_saw_twice_is_one_tile() -> None:
     result = interpret(tiles)
     assert len(result.tiles) == len(ann)
     assert result.decoded.hand is not None
-    (pung,) = result.decoded.hand["melds"]
+    (pung,) = hand_json(result.decoded.hand)["melds"]
     assert pung["type"] == "pung" and pung["claimed_from"] == "opposite"
 
 
@@ -356,7 +357,7 @@ def test_a_blank_white_dragon_the_detector_took_for_a_back_is_read_as_a_face() -
     tiles, dragon = _dragon_flagged_face_down()
     result = interpret(tiles)
     assert result.decoded.hand is not None
-    assert result.decoded.hand["concealed"].count("P") == 3
+    assert hand_json(result.decoded.hand)["concealed"].count("P") == 3
     assert result.to_json()["tiles"][dragon]["face_down"] is False
 
 
@@ -378,7 +379,7 @@ def test_a_blank_white_dragon_read_mostly_as_a_back_is_a_face_when_the_hand_lack
     result = interpret(tiles)
     assert result.to_json()["tiles"][dragon]["face_down"] is False
     assert result.decoded.hand is not None
-    assert result.decoded.hand["concealed"].count("P") == 3
+    assert hand_json(result.decoded.hand)["concealed"].count("P") == 3
 
 
 def test_a_back_read_a_little_as_a_white_dragon_stays_down_when_the_hand_is_whole() -> None:
@@ -428,7 +429,7 @@ def test_flowers_beside_the_hand_left_out_by_their_row_are_flagged(flowers: list
     the hand's one flower laid crosswise just above it. Laid askew (30 degrees) beside the
     hand, sure flowers left out flag the photo."""
     result = interpret(_flowers_laid_askew(flowers))
-    assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
+    assert result.decoded.hand is not None and hand_json(result.decoded.hand)["flowers"] == []
     assert "flowers beside the hand were left out" in result.review_reasons
 
 
@@ -436,7 +437,7 @@ def test_a_lone_flower_further_off_is_left_out_unflagged() -> None:
     """One flower more than 2 face widths from the hand (here 2.25) may be another player's:
     left out, without a doubt raised (two as far off flag the photo)."""
     result = interpret(_flowers_laid_askew(["7h"], away=0.5))
-    assert result.decoded.hand is not None and result.decoded.hand["flowers"] == []
+    assert result.decoded.hand is not None and hand_json(result.decoded.hand)["flowers"] == []
     assert "flowers beside the hand were left out" not in result.review_reasons
     assert not result.review
 
@@ -468,7 +469,8 @@ def test_a_claimed_pung_of_blank_dragons_half_read_as_backs_is_a_pung() -> None:
     result = interpret(tiles)
     assert result.decoded.hand is not None
     assert {"type": "pung", "tiles": ["P", "P", "P"], "claimed_from": "opposite"} in [
-        {k: m[k] for k in ("type", "tiles", "claimed_from")} for m in result.decoded.hand["melds"]
+        {k: m[k] for k in ("type", "tiles", "claimed_from")}
+        for m in hand_json(result.decoded.hand)["melds"]
     ]
 
 
@@ -491,8 +493,8 @@ def test_a_whole_hand_with_white_dragons_about_a_pair_is_no_kong_of_pale_backs()
         read_as(tiles, i, {"P": 0.92, "back": 0.08})
     result = interpret(tiles)
     assert result.decoded.hand is not None
-    assert sorted(result.decoded.hand["concealed"]) == ["9m", "9m", "9m", "P"]
-    assert result.decoded.hand["winning_tile"] == "P"
+    assert sorted(hand_json(result.decoded.hand)["concealed"]) == ["9m", "9m", "9m", "P"]
+    assert hand_json(result.decoded.hand)["winning_tile"] == "P"
 
 
 def test_a_false_crosswise_flag_on_a_meld_that_is_none_is_dropped() -> None:
@@ -509,8 +511,8 @@ def test_a_false_crosswise_flag_on_a_meld_that_is_none_is_dropped() -> None:
     tiles.sideways[[i for i, a in enumerate(ann) if a["code"] == "N"][1]] = True
     result = interpret(tiles)
     assert result.decoded.hand is not None
-    assert result.decoded.hand["melds"] == []
-    assert sorted(result.decoded.hand["concealed"]) == sorted(hand["concealed"])
+    assert hand_json(result.decoded.hand)["melds"] == []
+    assert sorted(hand_json(result.decoded.hand)["concealed"]) == sorted(hand["concealed"])
     assert NoteCode.FALSE_CLAIM in {note.code for note in result.doubts}
 
 
@@ -554,7 +556,7 @@ def test_a_concealed_kong_showing_two_different_faces_is_a_pair_of_blank_dragons
     tiles, pair = _blank_pair_flagged_face_down({"back": 0.84, "P": 0.16})
     result = interpret(tiles)
     assert result.decoded.hand is not None
-    assert result.decoded.hand["concealed"].count("P") == 2
+    assert hand_json(result.decoded.hand)["concealed"].count("P") == 2
     assert [result.to_json()["tiles"][i]["face_down"] for i in pair] == [False, False]
 
 
@@ -715,7 +717,7 @@ def test_a_claimed_pung_read_as_three_flowers_stays_a_claimed_pung(arrangement: 
     assert result.decoded.hand is not None
     melds = _melds(result)
     assert {"type": "pung", "tiles": ["1s"] * 3, "claimed_from": "opposite"} in melds
-    assert result.decoded.hand["concealed"] == ["W", "W", "N", "N", "N", "P", "P"]
+    assert hand_json(result.decoded.hand)["concealed"] == ["W", "W", "N", "N", "N", "P", "P"]
     assert result.review  # the count's guess stays worth a look
 
 
@@ -746,8 +748,8 @@ def test_a_faint_false_tile_that_leaves_no_legal_hand_is_left_out(confidence: fl
     tiles.confidence[len(ann)] = confidence
     result = interpret(tiles)
     assert result.decoded.hand is not None and not result.decoded.waiting
-    assert result.decoded.hand["concealed"] == ["2m"]
-    assert result.decoded.hand["winning_tile"] == "2m"
+    assert hand_json(result.decoded.hand)["concealed"] == ["2m"]
+    assert hand_json(result.decoded.hand)["winning_tile"] == "2m"
     assert NoteCode.FAINT_TILE_LEFT_OUT in {note.code for note in result.doubts}
     assert len(result.tiles) == len(ann) and result.review
 
@@ -778,7 +780,7 @@ def test_a_faint_false_claimed_tile_of_a_hand_past_14_is_left_out(confidence: fl
     tiles.confidence[len(ann)] = confidence
     result = interpret(tiles)
     assert result.decoded.hand is not None
-    assert result.decoded.hand["concealed"] == HAND["concealed"]
+    assert hand_json(result.decoded.hand)["concealed"] == HAND["concealed"]
     assert NoteCode.FAINT_TILE_LEFT_OUT in {note.code for note in result.doubts}
     assert len(result.tiles) == len(ann) and result.review
 

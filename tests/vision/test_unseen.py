@@ -9,6 +9,7 @@ import numpy as np
 from vision.layout import layout
 from vision.notes import NoteCode
 from vision.pipeline import interpret
+from vision.recognition import hand_json
 from vision.simulate import lay_out_hand, tiles_from_annotations
 from vision.types import Tiles, concatenate
 from vision.unseen import apart, candidates
@@ -85,7 +86,7 @@ def test_a_winning_tile_found_only_faintly_completes_the_win_and_is_flagged() ->
     assert without.decoded.waiting  # the sure tiles alone: 13 waiting
     result = interpret(tiles, faint=lambda: faint)
     assert result.decoded.hand is not None and not result.decoded.waiting
-    assert result.decoded.hand["winning_tile"] == "W"
+    assert hand_json(result.decoded.hand)["winning_tile"] == "W"
     (taken,) = [n for n in result.doubts if n.code is NoteCode.FAINT_TILE_TAKEN]
     assert [result.tiles.confidence[t] for t in taken.tiles] == [np.float32(0.15)]
     assert result.review  # whether that tile is there is a guess
