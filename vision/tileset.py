@@ -186,9 +186,8 @@ class TileSet:
     def likeness(self, embeddings: FloatArray) -> FloatArray:
         """(n, 43) for (n, d) embeddings: the best cosine likeness to each taught face's
         looks, the set's centre taken out (0 where untaught)."""
-        out = np.zeros((len(embeddings), len(CLASSES)), np.float32)
         if len(self) == 0 or len(embeddings) == 0:
-            return out
+            return np.zeros((len(embeddings), len(CLASSES)), np.float32)
         if embeddings.shape[1] != self.embeddings.shape[1]:
             raise TileSetError(
                 f"set {self.name!r} holds {self.embeddings.shape[1]}-wide looks and the "
@@ -196,25 +195,26 @@ class TileSet:
             )
         centre = self.centre
         cos = normalized(embeddings - centre) @ normalized(self.embeddings - centre).T
-        return self._best_per_face(cos, out)
+        return self._best_per_face(cos)
 
     def printed(self, looks: FloatArray) -> FloatArray:
         """(n, 43) for faces as `vision.looks.describe` keeps them: the best likeness of the
         print itself to each taught face's crops (0 where untaught). One set prints a face
         the same on every copy, so this tells faces apart that the embedding, trained to
         generalize over designs, holds close."""
-        out = np.zeros((len(looks), len(CLASSES)), np.float32)
         if len(self) == 0 or len(looks) == 0 or looks.ndim != 4:
-            return out
-        return self._best_per_face(alike_to(looks, self.printed_looks, PRINT_FLOOR), out)
+            return np.zeros((len(looks), len(CLASSES)), np.float32)
+        return self._best_per_face(alike_to(looks, self.printed_looks, PRINT_FLOOR))
 
     @cached_property
     def printed_looks(self) -> FloatArray:
         """The set's crops as `vision.looks.describe` keeps faces."""
         return describe_crops(self.crops, FACE_MARGIN)
 
-    def _best_per_face(self, scores: FloatArray, out: FloatArray) -> FloatArray:
-        """`out` with, per taught face, the best of `scores` (n, looks) over its looks."""
+    def _best_per_face(self, scores: FloatArray) -> FloatArray:
+        """(n, 43): per taught face, the best of `scores` (n, looks) over its looks; 0 for
+        the faces untaught."""
+        out = np.zeros((len(scores), len(CLASSES)), np.float32)
         index = {c: i for i, c in enumerate(CLASSES)}
         codes = np.asarray(self.codes)
         for code in self.faces:
