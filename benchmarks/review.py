@@ -46,6 +46,7 @@ from benchmarks.sets import folders_of, taught_photos, teach
 from vision.calibration import (
     FEATURES,
     GUESS_CHECKS,
+    Recalibration,
     ReviewModel,
     fit_logistic,
     load_review_model,
@@ -129,7 +130,7 @@ def _reading(
     faint: Callable[[], Tiles] | None = None,
 ) -> Json:
     context = context_of(label["hand"])
-    result = interpret(tiles, context, ruleset, image_size=size, faint=faint)
+    result = interpret(tiles, context, ruleset, image_size=size, faint=faint, taught=taught)
     in_hand = sum(a.get("role") != "loose" for a in label["annotations"])
     row = _row(stem, label["hand"], result, ruleset, in_hand)
     features = reading_features(
@@ -363,8 +364,10 @@ def evaluate(args: argparse.Namespace) -> Json:
         raise SystemExit("eval: give --data and --cache, or --sets")
     for row in rows:
         features = None if row["features"] is None else np.array(row["features"])
-        row["p"] = model.p_right(features)
-    out: Json = {"threshold": model.threshold}
+        row["p"] = model.p_right(features, row["taught"])
+    out: Json = {"threshold": model.threshold_for(False)}
+    if args.sets:
+        out["threshold_with_set"] = model.threshold_for(True)
     complete = [r for r in rows if r["complete"]]
     parts = [("complete", complete), ("all", rows)]
     if args.sets:  # each photo was read twice: with no set, and with its set taught
@@ -386,18 +389,85 @@ def evaluate(args: argparse.Namespace) -> Json:
             "score_right": round(float(np.mean([r["score_right"] for r in chosen])), 4),
             "checks_flag": flag_figures(checks, right),
             "calibrated_flag": flag_figures(
-                np.array([model.flags(r["p"], _notes(r)) for r in chosen], bool), right
+                np.array([model.flags(r["p"], _notes(r), r["taught"]) for r in chosen], bool),
+                right,
             ),
             "brier": round(float(np.mean((p - right) ** 2)), 4),
+            "ece": round(expected_calibration_error(p, right), 4),
             "reliability": reliability(p, right),
         }
     if args.report:
         Path(args.report).write_text(json.dumps({"summary": out, "photos": rows}, indent=1))
     if args.diagram:
-        first = next(name for name, _ in parts if name.startswith("complete"))
-        reliability_png(out[first]["reliability"], model.threshold, Path(args.diagram))
+        # With sets, the complete wins read with their set: the readings a set makes surer.
+        wanted = "complete_with_set" if args.sets else "complete"
+        first, drawn = next((name, rows) for name, rows in parts if name == wanted)
+        threshold = model.threshold_for(bool(drawn) and drawn[0]["taught"])
+        reliability_png(out[first]["reliability"], threshold, Path(args.diagram))
         out["diagram"] = str(args.diagram)
     return out
+
+
+def expected_calibration_error(p: np.ndarray, right: np.ndarray) -> float:
+    """Over the reliability bins: the photos' share times the gap between their mean
+    probability and the share read right."""
+    total = 0.0
+    for lo, hi in itertools.pairwise(BINS):
+        inside = (p >= lo) & (p < hi)
+        if inside.any():
+            total += inside.mean() * abs(p[inside].mean() - right[inside].mean())
+    return float(total)
+
+
+def recalibrate(args: argparse.Namespace) -> Json:
+    """The review model (`--model`, else the shipped one) with its probability recalibrated
+    for readings with no set and with a taught set, each by Platt scaling (a + b logit p,
+    maximum likelihood) on the kept readings of `--sets` that read a hand; written to
+    `--out`. The threshold maps alike, so the flag stays as it was."""
+    path = Path(args.model) if args.model else shipped("review").path
+    data = json.loads(path.read_text())
+    model = ReviewModel.from_json(data)
+    rows = [r for r in kept_rows(args) if r["features"] is not None]
+    fitted: Json = {}
+    for way, taught in (("no_set", False), ("taught", True)):
+        chosen = [r for r in rows if r["taught"] == taught]
+        p = np.array([model.model_p(np.array(r["features"])) for r in chosen])
+        right = np.array([r["right"] for r in chosen], bool)
+        a, b = platt(p, right)
+        data.setdefault("recalibration", {})[way] = [round(a, 6), round(b, 6)]
+        mapped = np.array([Recalibration(a, b)(q) for q in p])
+        fitted[way] = {
+            "photos": len(chosen),
+            "right": round(float(right.mean()), 4),
+            "mean_p_before": round(float(p.mean()), 4),
+            "mean_p_after": round(float(mapped.mean()), 4),
+            "a_b": [round(a, 4), round(b, 4)],
+            "threshold": round(Recalibration(a, b)(model.threshold), 4),
+        }
+    data["recalibrated_on"] = {
+        "sets": "benchmarks/sets.py render, seeds "
+        + ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets),
+        "photos_with_a_hand": len(rows),
+    }
+    Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
+    return fitted
+
+
+def platt(p: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """a, b maximizing the likelihood of `right` under sigmoid(a + b logit p) (Newton's
+    method; the probabilities held within 1e-6 of 0 and 1)."""
+    q = np.clip(p, 1e-6, 1 - 1e-6)
+    x = np.stack([np.ones(len(q)), np.log(q / (1 - q))], axis=1)
+    y = right.astype(np.float64)
+    w = np.array([0.0, 1.0])
+    for _ in range(100):
+        s = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -40, 40)))
+        hessian = (x * (s * (1 - s))[:, None]).T @ x + 1e-9 * np.eye(2)
+        step = np.linalg.solve(hessian, x.T @ (s - y))
+        w -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    return float(w[0]), float(w[1])
 
 
 def _notes(row: Json) -> list[Note]:
@@ -424,12 +494,21 @@ def main() -> None:
     e.add_argument("--n", type=int, help="the first N photos only")
     e.add_argument("--model", help="review model JSON (default: the shipped one)")
     e.add_argument("--report", help="write every photo's probability here (JSON)")
-    e.add_argument("--diagram", help="draw the complete wins' reliability diagram here (PNG)")
-    for command in (f, e):
+    diagram_help = "draw the complete wins' reliability diagram here (PNG; --sets: with the set)"
+    e.add_argument("--diagram", help=diagram_help)
+    r = sub.add_parser(
+        "recalibrate", help="P(right) recalibrated for readings with and without a set"
+    )
+    r.add_argument("--sets", nargs="+", required=True, help=sets_help)
+    r.add_argument("--n", type=int, help="the first N photos of each design only")
+    r.add_argument("--model", help="review model JSON (default: the shipped one)")
+    r.add_argument("--out", default=str(shipped("review").path))
+    for command in (f, e, r):
         command.add_argument("--tiles", default="tiles", help="--sets: each folder's tiles cache")
         command.add_argument("--rows", help="--sets: keep the readings in this JSON file")
     args = parser.parse_args()
-    result = fit(args) if args.command == "fit" else evaluate(args)
+    steps = {"fit": fit, "eval": evaluate, "recalibrate": recalibrate}
+    result = steps[args.command](args)
     print(json.dumps(result, indent=1))
 
 

@@ -342,7 +342,10 @@ def evaluate(args: argparse.Namespace) -> Json:
             for key, read in readings.items():
                 taught_set = tileset if key == "with" else None
                 faint = None if args.no_faint else faint_of(recognizer, jpg, read, taught_set)
-                result = interpret(read, context_of(hand), "mcr", image_size=size, faint=faint)
+                context = context_of(hand)
+                result = interpret(
+                    read, context, "mcr", image_size=size, faint=faint, taught=key == "with"
+                )
                 row = _row(path.stem, hand, result, "mcr", in_hand)
                 truth_codes = [BACK if a.get("face_down") else a["code"] for a in anns]
                 row.update(_found_and_named(result, anns, truth_codes))

@@ -144,6 +144,29 @@ def _log(p: float) -> float:
 
 
 @dataclass(frozen=True)
+class Recalibration:
+    """A probability p mapped to sigmoid(a + b logit p): the two numbers of Platt scaling,
+    fitted on readings of one kind (`benchmarks/review.py recalibrate`). With b > 0 the map
+    keeps the order of readings, so a threshold mapped alike flags the same readings."""
+
+    a: float = 0.0
+    b: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.b > 0:
+            raise ValueError("a recalibration must keep the order of readings (b > 0)")
+
+    def __call__(self, p: float) -> float:
+        if p <= 0.0 or p >= 1.0 or (self.a == 0.0 and self.b == 1.0):
+            return p  # none read stays none; the identity is exact
+        z = self.a + self.b * math.log(p / (1.0 - p))
+        return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+IDENTITY = Recalibration()
+
+
+@dataclass(frozen=True)
 class ReviewModel:
     """A logistic model of P(right) over standardized FEATURES, and the review threshold.
 
@@ -155,6 +178,10 @@ class ReviewModel:
         hard_checks: review checks that flag a reading whatever its probability.
         needs_check: a reading is flagged for its probability only where some review check
             fired (the probability then clears checks that are likely wrong).
+        no_set, taught: the model's probability recalibrated for a reading with no set
+            taught and for one with a set: the same inputs mean more with a set (a face the
+            set was shown is read surely on every copy), so one model is under-confident
+            there. `threshold` maps alike: the flag is the same, the probability honest.
     """
 
     weights: Array
@@ -164,15 +191,31 @@ class ReviewModel:
     threshold: float
     hard_checks: frozenset[NoteCode] = frozenset()
     needs_check: bool = False
+    no_set: Recalibration = IDENTITY
+    taught: Recalibration = IDENTITY
 
-    def flags(self, p_right: float, doubts: list[Note]) -> bool:
-        """Whether a reading of this probability, with these review checks fired, is flagged."""
+    def recalibration(self, taught: bool) -> Recalibration:
+        return self.taught if taught else self.no_set
+
+    def threshold_for(self, taught: bool) -> float:
+        """The review threshold on the probability as `p_right` gives it."""
+        return self.recalibration(taught)(self.threshold)
+
+    def flags(self, p_right: float, doubts: list[Note], taught: bool = False) -> bool:
+        """Whether a reading of this probability (`p_right`, with `taught` alike), with these
+        review checks fired, is flagged."""
         if any(n.code in self.hard_checks for n in doubts):
             return True
-        return p_right < self.threshold and (bool(doubts) or not self.needs_check)
+        below = p_right < self.threshold_for(taught)
+        return below and (bool(doubts) or not self.needs_check)
 
-    def p_right(self, features: Array | None) -> float:
-        """The probability that the reading is right; 0 where no hand was read.
+    def p_right(self, features: Array | None, taught: bool = False) -> float:
+        """The probability that the reading is right (read with a set where `taught`), the
+        model's recalibrated for that kind of reading (`Recalibration`)."""
+        return self.recalibration(taught)(self.model_p(features))
+
+    def model_p(self, features: Array | None) -> float:
+        """The logistic model's probability, before recalibration; 0 where no hand was read.
 
         Never more than the decoder's own confidence in the hand: where it finds another
         legal reading about as likely, the model does not overrule it. Inputs are held
@@ -195,6 +238,10 @@ class ReviewModel:
             "threshold": round(self.threshold, 6),
             "hard_checks": sorted(code.value for code in self.hard_checks),
             "needs_check": self.needs_check,
+            "recalibration": {
+                "no_set": [round(self.no_set.a, 6), round(self.no_set.b, 6)],
+                "taught": [round(self.taught.a, 6), round(self.taught.b, 6)],
+            },
             "fitted_on": fitted_on,
         }
 
@@ -202,6 +249,7 @@ class ReviewModel:
     def from_json(cls, data: dict[str, Any]) -> ReviewModel:
         if list(data["features"]) != list(FEATURES):
             raise ValueError("the review model was fitted on other features than these")
+        recalibrated = data.get("recalibration", {})
         return cls(
             weights=np.asarray(data["weights"], np.float64),
             bias=float(data["bias"]),
@@ -210,6 +258,8 @@ class ReviewModel:
             threshold=float(data["threshold"]),
             hard_checks=frozenset(NoteCode(code) for code in data.get("hard_checks", ())),
             needs_check=bool(data.get("needs_check", False)),
+            no_set=Recalibration(*recalibrated.get("no_set", (0.0, 1.0))),
+            taught=Recalibration(*recalibrated.get("taught", (0.0, 1.0))),
         )
 
 

@@ -146,6 +146,7 @@ class Recognizer:
             image_size=photo.original_size,
             objectness=self.objectness,
             faint=self.faint_reader(photo, tiles, tileset),
+            taught=tileset is not None and len(tileset) > 0,
         )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
         result.tileset = tileset.name if tileset is not None else None
@@ -215,6 +216,7 @@ def interpret(
     image_size: tuple[int, int] | None = None,
     objectness: Objectness | bool = True,
     faint: Callable[[], Tiles] | None = None,
+    taught: bool = False,
 ) -> Recognition:
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
 
@@ -227,6 +229,9 @@ def interpret(
 
     `faint` gives the photo's tiles the detector found only faintly, asked for where the
     tiles read as 13 waiting to win (`vision.unseen`: the win's tile may be one of them).
+
+    `taught`: the tiles were read with a taught set, for which P(right) is recalibrated
+    (`vision.calibration.Recalibration`).
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
     the photo's edge: part of the hand may be outside the picture. The recognition's
@@ -261,16 +266,18 @@ def interpret(
     model = shipped_review_model()
     if model is None:  # no calibrated model: any check that fired flags the reading
         return Recognition(tiles, found, decoded, scored, notes, bool(doubts), doubts, watch.laps)
-    p_right = model.p_right(reading_features(tiles, found, decoded, doubts, notes))
-    review = model.flags(p_right, doubts)
+    modelled = model.model_p(reading_features(tiles, found, decoded, doubts, notes))
+    p_right = model.recalibration(taught)(modelled)
+    review = model.flags(p_right, doubts, taught)
     # The decoder's own doubt (another reading, which flower) or a hard check says why;
-    # otherwise the probability alone flagged the reading: say so.
-    own_doubt = bool(doubts) and p_right >= decoded.confidence * (1 - 1e-9)
+    # otherwise the probability alone flagged the reading: say so. (The model's probability
+    # is held at the decoder's confidence where that doubt is what it weighs.)
+    own_doubt = bool(doubts) and modelled >= decoded.confidence * (1 - 1e-9)
     hard = any(note.code in model.hard_checks for note in doubts)
     if review and not (own_doubt or hard):
         message = (
             f"the reading is right with probability {p_right:.2f}, under the review "
-            f"threshold {model.threshold:.2f}"
+            f"threshold {model.threshold_for(taught):.2f}"
         )
         doubts = [Note(NoteCode.UNLIKELY_RIGHT, message), *doubts]
     return Recognition(

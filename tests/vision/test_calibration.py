@@ -11,6 +11,7 @@ import pytest
 from vision.calibration import (
     FEATURES,
     GUESS_CHECKS,
+    Recalibration,
     ReviewModel,
     fit_logistic,
     load_review_model,
@@ -127,7 +128,9 @@ def test_features_follow_the_reading() -> None:
 def test_a_sure_reading_is_not_flagged_and_a_doubtful_one_is() -> None:
     ann = lay_out_hand(HAND)
     sure = interpret(tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0)))
-    assert not sure.review and sure.to_json()["p_right"] >= shipped_review_model().threshold  # type: ignore[union-attr]
+    model = shipped_review_model()
+    assert model is not None
+    assert not sure.review and sure.to_json()["p_right"] >= model.threshold_for(False)
     none = interpret(
         tiles_from_annotations(
             [a for a in ann if a["code"] not in ("5p", "6p")], np.random.default_rng(0)
@@ -155,3 +158,62 @@ def test_a_guess_about_the_count_is_an_input() -> None:
     other = Note(NoteCode.WINNING_TILE_UNSURE, "two lone tiles")
     unguessed = reading_features(a.tiles, a.layout, a.decoded, [other], a.notes)
     assert unguessed is not None and unguessed[guess] == 0.0
+
+
+def _model(**recalibrated: Recalibration) -> ReviewModel:
+    n = len(FEATURES)
+    weights = np.linspace(-1.0, 1.0, n)
+    return ReviewModel(weights, 1.0, np.zeros(n), np.ones(n), 0.9, **recalibrated)
+
+
+def test_a_recalibration_moves_the_probability_and_keeps_the_flag() -> None:
+    """Read with a set, the same inputs mean a surer reading: the probability is mapped up,
+    and the threshold with it, so the same readings are flagged."""
+    model = _model(taught=Recalibration(1.0, 0.9))
+    rng = np.random.default_rng(4)
+    features = rng.normal(size=(200, len(FEATURES)))
+    features[:, FEATURES.index("log_confidence")] = 0.0  # the decoder is sure: no cap
+    raised = 0
+    for row in features:
+        modelled = model.model_p(row)
+        assert model.p_right(row, taught=False) == modelled
+        taught = model.p_right(row, taught=True)
+        raised += taught > modelled
+        assert model.flags(taught, [], taught=True) == (modelled < model.threshold)
+    assert raised > 150
+    assert model.threshold_for(True) > model.threshold == model.threshold_for(False)
+
+
+def test_a_recalibration_keeps_the_order_of_readings() -> None:
+    with pytest.raises(ValueError, match="order"):
+        Recalibration(0.5, 0.0)
+    mapped = Recalibration(0.5, 0.8)
+    assert mapped(0.0) == 0.0  # no hand read stays no hand
+    assert mapped(0.2) < mapped(0.5) < mapped(0.9)
+
+
+def test_a_recalibration_round_trips_and_a_model_without_one_is_read_as_fitted(
+    tmp_path: Path,
+) -> None:
+    model = _model(no_set=Recalibration(0.2, 0.7), taught=Recalibration(1.0, 0.9))
+    data = model.to_json({"data": "test"})
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(data))
+    again = load_review_model(path)
+    assert (again.no_set, again.taught) == (model.no_set, model.taught)
+    del data["recalibration"]
+    path.write_text(json.dumps(data))
+    plain = load_review_model(path)
+    assert plain.no_set == plain.taught == Recalibration()
+
+
+def test_a_reading_with_a_set_reports_its_own_probability_and_the_same_flag() -> None:
+    """The shipped model is recalibrated for readings with a taught set (fitted on those):
+    `interpret(..., taught=True)` reports that probability; the flag is the one the model
+    gives either way."""
+    ann = lay_out_hand(HAND)
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (3.0, 4.0))
+    plain, taught = interpret(tiles), interpret(tiles, taught=True)
+    assert plain.p_right is not None and taught.p_right is not None
+    assert 0.0 < plain.p_right < taught.p_right < 1.0
+    assert plain.review == taught.review
