@@ -12,6 +12,8 @@
     # taught sets: each win of `benchmarks/sets.py render` read with no set and with its set
     python benchmarks/review.py fit --sets .cache/sets_fit_7200 [--data ... as above]
     python benchmarks/review.py eval --sets .cache/sets_eval_7300
+    # P(right) recalibrated for readings with and without a set (the flag unchanged)
+    python benchmarks/review.py recalibrate --sets .cache/sets_fresh_7500 [...] --rows R.json
 
 Each photo is read with the shipped models (their tiles kept in `--cache`, as
 `benchmarks/recognize.py eval --mode models --cache` keeps them) under the context a user

@@ -29,7 +29,7 @@ from dataclasses import replace
 from functools import partial
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -53,6 +53,9 @@ from vision.recut import recut
 from vision.teaching import Label, enrollment_looks, label_looks
 from vision.tileset import WEIGHTS, TileSet, joint_reading
 from vision.types import FloatArray, Tiles
+
+if TYPE_CHECKING:
+    from datasets.scene import Scene
 
 Json = dict[str, Any]
 # A rendered enrollment photo is kept where every face shows this much of itself; else the
@@ -98,7 +101,7 @@ def render(out: Path, designs: list[str], n: int, seed: int, size: int) -> None:
 
 def enrollment_photo(
     rng: np.random.Generator, source: tuple[str, ...], size: int, face_seed: int
-) -> Any:
+) -> Scene:
     """A rendered enrollment photo as a user keeps one: every face of the set in sight (each
     labelled, FACE_IN_SIGHT of its face showing). The engine may lay a finger or a pen over a
     tile; a person sees that and takes the photo again, so the next draw is taken (the reading

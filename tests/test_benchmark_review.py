@@ -4,8 +4,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
-from benchmarks.review import reliability, reliability_png
+from benchmarks.review import expected_calibration_error, platt, reliability, reliability_png
 
 
 def test_reliability_bins_hold_each_photo_once_with_its_mean_and_share_right() -> None:
@@ -42,3 +43,14 @@ def test_the_threshold_keeps_the_unflagged_reads_right_with_a_set_and_without_ea
     # Pooled, 0.5 keeps 6 of 7 right (86 %): with a looser target both ways, each is held.
     assert choose_threshold(p, right, none, every, 0.85) == 0.5
     assert choose_threshold(p, right, none, every, 0.85, taught) == 0.9
+
+
+def test_platt_scaling_recovers_the_map_the_outcomes_were_drawn_with() -> None:
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.02, 0.98, 20000)
+    truth = 1.0 / (1.0 + np.exp(-(1.0 + 0.8 * np.log(p / (1 - p)))))
+    right = rng.random(len(p)) < truth
+    a, b = platt(p, right)
+    assert a == pytest.approx(1.0, abs=0.1) and b == pytest.approx(0.8, abs=0.1)
+    mapped = 1.0 / (1.0 + np.exp(-(a + b * np.log(p / (1 - p)))))
+    assert expected_calibration_error(mapped, right) < expected_calibration_error(p, right) / 3
