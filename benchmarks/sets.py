@@ -455,7 +455,8 @@ def camerash(args: argparse.Namespace) -> Json:
 def enrollments(args: argparse.Namespace) -> Json:
     """Fresh enrollment photos of every source (a new set each): how many are accepted (by
     their sure tiles, or once faint faces fill the rows' gaps, as teaching does), how many of
-    those labelled every face right, and why the others were refused."""
+    those taught a face under another code (mislabelled) or left faces out, and why the
+    others were refused."""
     from datasets.scene import render_scene
     from vision.enroll import read_filled
 
@@ -480,10 +481,15 @@ def enrollments(args: argparse.Namespace) -> Json:
             labels = enrollment.labels
             how = "accepted with faint faces" if len(tiles) > len(sure) else "accepted"
             rows, truth = _matched(tiles, scene.annotations)
-            right = len(rows) == len(scene.annotations) and all(
-                labels[k] == CLASSES[t] for k, t in zip(rows, truth, strict=True)
-            )
-            counts[f"{source} {how}, {'right' if right else 'wrong'}"] += 1
+            named = [(labels[k], CLASSES[t]) for k, t in zip(rows, truth, strict=True)]
+            # A face taught under another code poisons the set; one left out (with a
+            # warning) is only not taught.
+            mislabelled = any(label is not None and label != code for label, code in named)
+            taught = sum(label == code for label, code in named)
+            outcome = "mislabelled" if mislabelled else "right"
+            counts[f"{source} {how}, {outcome}"] += 1
+            if not mislabelled and taught < len(scene.annotations):
+                counts[f"{source} {how}, right but faces left out"] += 1
     return {"photos": dict(sorted(counts.items())), "refused_for": dict(refusals.most_common())}
 
 
