@@ -82,14 +82,23 @@ def select_hand_rows(
     counts = [hand_count(groups) for groups in segmented]
 
     def _flowers_after_all(r: int) -> bool:
-        if any(g.role not in (Role.CONCEALED, Role.FLOWER) for g in segmented[r]):
-            return False
+        """A row the count keeps out, read as flowers on the whole, is the flowers: lone
+        tiles among them misread, and a "meld" of tiles read mostly as flowers is flowers
+        laid loosely (one askew taken for a claimed tile). A meld read as suit tiles is one."""
+        for g in segmented[r]:
+            if g.role in (Role.CONCEALED, Role.FLOWER):
+                continue
+            if g.role != Role.MELD or _flower_mass(g) < 0.5:
+                return False
         mass = tiles.probs[rows[r], FLOWER_SLICE].sum(axis=1)
         if float(mass.mean()) < 0.3:
             return False
         segmented[r] = [Group(Role.FLOWER, tuple(rows[r]), r)]
         counts[r] = 0
         return True
+
+    def _flower_mass(group: Group) -> float:
+        return float(tiles.probs[list(group.tiles), FLOWER_SLICE].sum(axis=1).mean())
 
     def _lone_tiles_are_flowers(r: int, excess: int) -> bool:
         """A meld row holding lone tiles that take the hand past `most`: the lone tiles most

@@ -1033,3 +1033,29 @@ def test_13_tiles_with_a_kong_that_shows_no_face_are_withheld_not_a_crash() -> N
         {"concealed_kongs": ["C"]},
     ).to_json()
     assert [w["tile"] for w in told["waits"]] == ["6s", "9s"]
+
+
+def test_a_row_of_flowers_with_one_laid_crosswise_is_the_flowers_not_a_meld() -> None:
+    """Seed 8700's KDE traditional 147 (no set): a row of seven flowers beside a full hand,
+    one turned crosswise and read as a suit tile, was split as flowers and a "meld"; the
+    count kept the row out and the hand read no flowers. A meld of tiles read mostly as
+    flowers is flowers laid loosely."""
+    hand = {
+        "melds": [{"type": "pung", "tiles": ["N"] * 3, "claimed_from": "left"}],
+        "concealed": ["2m", "2m", "2s", "3s", "4s", "E", "E", "5p", "6p", "7p"],
+        "winning_tile": "E",
+        "flowers": ["1h", "2h", "3h", "5h", "6h"],
+    }
+    ann = lay_out_hand(hand)
+    last = [a for a in ann if a["role"] == "flower"][-1]
+    quad = np.array(last["corners"])
+    centre = quad.mean(axis=0)
+    quad = (quad - centre) @ np.array([[0.0, 1.0], [-1.0, 0.0]]) + centre  # a quarter turn
+    low, high = quad.min(axis=0), quad.max(axis=0)
+    last["corners"], last["bbox"], last["sideways"] = quad.tolist(), [*low, *(high - low)], True
+    tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    read_as(tiles, ann.index(last), {"3m": 0.9, "6h": 0.1})
+    result = interpret(tiles)
+    assert result.decoded.hand is not None
+    assert hand_json(result.decoded.hand)["flowers"] == ["1h", "2h", "3h", "5h", "6h"]
+    assert sorted(hand_json(result.decoded.hand)["concealed"]) == sorted(hand["concealed"])
