@@ -149,13 +149,12 @@ def _load(
 
 
 def _shipped_tileness(crops: np.ndarray) -> np.ndarray:
-    from vision.classify import run_in_batches
-    from vision.tileness import network_batch, shipped_tileness
+    from vision.tileness import shipped_tileness
 
     network = shipped_tileness()
     if network is None:
         raise SystemExit("--min-confidence under recognition's: the tileness network is missing")
-    return np.asarray(run_in_batches(network.session, network_batch(crops), 1)[:, 0])
+    return np.asarray(network.crop_logits(crops))
 
 
 def _out_of_fold(paths: list[str], held: list[str]) -> np.ndarray:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -286,21 +286,25 @@ def fit(args: argparse.Namespace) -> Json:
     }
 
 
-def reliability(p: np.ndarray, right: np.ndarray) -> list[Json]:
-    """Per probability bin: photos, their mean probability and the share read right."""
-    out = []
+def _binned(p: np.ndarray) -> Iterator[tuple[float, float, np.ndarray]]:
+    """Each probability bin (`BINS`) that holds a photo: its bounds and which photos."""
     for lo, hi in itertools.pairwise(BINS):
         inside = (p >= lo) & (p < hi)
         if inside.any():
-            out.append(
-                {
-                    "bin": f"{lo:.2f}-{min(hi, 1.0):.2f}",
-                    "photos": int(inside.sum()),
-                    "mean_p": round(float(p[inside].mean()), 3),
-                    "right": round(float(right[inside].mean()), 3),
-                }
-            )
-    return out
+            yield lo, hi, inside
+
+
+def reliability(p: np.ndarray, right: np.ndarray) -> list[Json]:
+    """Per probability bin: photos, their mean probability and the share read right."""
+    return [
+        {
+            "bin": f"{lo:.2f}-{min(hi, 1.0):.2f}",
+            "photos": int(inside.sum()),
+            "mean_p": round(float(p[inside].mean()), 3),
+            "right": round(float(right[inside].mean()), 3),
+        }
+        for lo, hi, inside in _binned(p)
+    ]
 
 
 def reliability_png(bins: list[Json], threshold: float, path: Path) -> None:
@@ -413,12 +417,10 @@ def evaluate(args: argparse.Namespace) -> Json:
 def expected_calibration_error(p: np.ndarray, right: np.ndarray) -> float:
     """Over the reliability bins: the photos' share times the gap between their mean
     probability and the share read right."""
-    total = 0.0
-    for lo, hi in itertools.pairwise(BINS):
-        inside = (p >= lo) & (p < hi)
-        if inside.any():
-            total += inside.mean() * abs(p[inside].mean() - right[inside].mean())
-    return float(total)
+    gaps = [
+        inside.mean() * abs(p[inside].mean() - right[inside].mean()) for *_, inside in _binned(p)
+    ]
+    return float(sum(gaps))
 
 
 def recalibrate(args: argparse.Namespace) -> Json:

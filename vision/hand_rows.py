@@ -108,7 +108,7 @@ def select_hand_rows(
         lone = [g for g in segmented[r] if g.role == Role.CONCEALED and len(g.tiles) == 1]
         if len(lone) < excess:
             return False
-        mass = [float(tiles.probs[g.tiles[0], FLOWER_SLICE].sum()) for g in lone]
+        mass = [_flower_mass(g) for g in lone]
         aside = {id(lone[k]) for k in np.argsort(mass)[::-1][:excess]}
         segmented[r] = [
             Group(Role.FLOWER, g.tiles, r) if id(g) in aside else g for g in segmented[r]

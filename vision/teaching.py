@@ -171,18 +171,18 @@ def _frames(
     measures its boxes so."""
     width, height = photo.original_size
     frames: list[tuple[str, Callable[[FloatArray], FloatArray]]] = [("as given", lambda p: p)]
+    size = measured_on if measured_on is not None and min(measured_on) > 0 else None
 
     def scaled(size: tuple[int, int], to: tuple[int, int]) -> FloatArray:
         return np.array([to[0] / size[0], to[1] / size[1]], np.float32)
 
-    if measured_on is not None and min(measured_on) > 0 and measured_on != (width, height):
-        factor = scaled(measured_on, (width, height))
-        copy = f"measured on a {measured_on[0]}x{measured_on[1]} copy"
-        frames.append((copy, lambda p: p * factor))
+    if size is not None and size != (width, height):
+        factor = scaled(size, (width, height))
+        frames.append((f"measured on a {size[0]}x{size[1]} copy", lambda p: p * factor))
     if photo.orientation != 1:
         turned = photo.orientation in (5, 6, 7, 8)
         stored = (height, width) if turned else (width, height)
-        source = measured_on if measured_on is not None and min(measured_on) > 0 else stored
+        source = size if size is not None else stored
         back = scaled(source, stored)
         orientation = photo.orientation
         frames.append(

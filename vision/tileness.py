@@ -51,8 +51,11 @@ class Tileness:
         """(n,) each detection's log-odds of being a tile."""
         if not len(tiles):
             return np.zeros(0, np.float32)
-        batch = network_batch(context_crops(photo, tiles.corners))
-        return run_in_batches(self.session, batch, 1)[:, 0]
+        return self.crop_logits(context_crops(photo, tiles.corners))
+
+    def crop_logits(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
+        """(n,) the log-odds of `context_crops` (or crops cut alike) being a tile."""
+        return run_in_batches(self.session, network_batch(crops), 1)[:, 0]
 
 
 @cache
