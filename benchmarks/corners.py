@@ -68,7 +68,7 @@ def main() -> None:
         clock = time.perf_counter()
         refined = refiner.refine(photo.image, corners)
         refine_s += time.perf_counter() - clock
-        for i, j in match_faces(tiles.centers, tiles.confidence, truth):
+        for i, j in match_faces(tiles.face_centres, tiles.confidence, truth):
             if annotations[j].get("face_visibility", 1.0) < 0.75:
                 continue
             before.append(worst_corner(corners[i : i + 1], truth[j : j + 1])[0])

@@ -196,7 +196,7 @@ def _matched(tiles: Tiles, anns: list[Json]) -> tuple[list[int], list[int]]:
     if not anns or not len(tiles):
         return [], []
     quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
-    pairs = match_faces(tiles.centers, tiles.confidence, quads)
+    pairs = match_faces(tiles.face_centres, tiles.confidence, quads)
     truth = [BACK if a.get("face_down") else a["code"] for a in anns]
     return [i for i, _ in pairs], [CLASSES.index(truth[j]) for _, j in pairs]
 

@@ -118,7 +118,14 @@ class Tiles:
 
     @property
     def centers(self) -> FloatArray:
+        """(n, 2) the centres of the boxes, which hold a tile's body as well as its face."""
         return ((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2).astype(np.float32)
+
+    @property
+    def face_centres(self) -> FloatArray:
+        """(n, 2) the centres of the faces: where a labelled face is to be found. A box's
+        centre lies below a face seen from low down, off a crosswise one."""
+        return np.asarray(self.corners.mean(axis=1), dtype=np.float32)
 
 
 def concatenate(first: Tiles, second: Tiles) -> Tiles:
