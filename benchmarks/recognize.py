@@ -417,7 +417,8 @@ def _found_and_named(result: Recognition, anns: list[Json], truth: list[str]) ->
     found: dict[int, int] = {}
     if anns and len(result.tiles):
         quads = np.array([a["corners"] for a in anns], np.float32).reshape(-1, 4, 2)
-        found = {j: i for i, j in match_faces(result.tiles.face_centres, result.tiles.confidence, quads)}
+        tiles = result.tiles
+        found = {j: i for i, j in match_faces(tiles.face_centres, tiles.confidence, quads)}
     by_kind: dict[str, list[int]] = {}  # kind -> [tiles, missed, misnamed]
     twins = 0
     misnamed: list[str] = []  # "TRUE->NAMED" after the rules
