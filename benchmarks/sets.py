@@ -51,7 +51,7 @@ from vision.load import load_photo
 from vision.pipeline import Recognizer, interpret
 from vision.recut import recut
 from vision.teaching import Label, enrollment_looks, label_looks
-from vision.tileset import WEIGHTS, TileSet, joint_reading
+from vision.tileset import BACK_TERMS, GAP, TERMS, WEIGHTS, TileSet, joint_reading
 from vision.types import FloatArray, Tiles
 
 if TYPE_CHECKING:
@@ -252,9 +252,10 @@ def fit(args: argparse.Namespace) -> Json:
             features.append(tileset_features(tileset, tiles[np.array(rows)]))
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
-    if args.back_only:  # the back's own weights, every other held as shipped
-        back = [4, 5, 10, 11]  # F, E and their coverage terms (`joint_features`)
-        weights = newton_fit(np.concatenate(features), truth, WEIGHTS, back)
+    held = [(args.back_only, BACK_TERMS), (args.gap_only, (GAP,))]
+    free = [t for asked, terms in held if asked for t in (*terms, *(TERMS + t for t in terms))]
+    if free:  # those terms and what they gain with coverage; every other held as shipped
+        weights = newton_fit(np.concatenate(features), truth, WEIGHTS, free)
     else:
         weights = newton_fit(np.concatenate(features), truth)
     return {"tiles": len(truth), "weights": list(weights)}
@@ -439,6 +440,7 @@ def camerash(args: argparse.Namespace) -> Json:
                 np.stack([small[i] for i in taught_idx]),
                 [files[i] for i in taught_idx],
                 "bench",
+                probs[taught_idx, truth[taught_idx]],
             )
             read = tileset.read(probs[rest], embeddings[rest], looks[rest])
             accs.append(float((read.argmax(1) == truth[rest]).mean()))
@@ -507,6 +509,12 @@ def main() -> None:
     f.add_argument("--n", type=int, default=100000)
     f.add_argument(
         "--back-only", action="store_true", help="fit the back's weights, the rest as shipped"
+    )
+    f.add_argument(
+        "--gap-only",
+        action="store_true",
+        help="fit the weight of how far the classifier misread a face's looks (G), the rest "
+        "as shipped",
     )
     e = sub.add_parser("eval", help="with and without the set, per design")
     e.add_argument("--data", nargs="+", required=True)

@@ -49,6 +49,7 @@ class Looks:
     embeddings: FloatArray
     crops: UInt8Array
     origins: list[str]
+    own: FloatArray  # the classifier's probability of each look's code, read on its crop
     matched: int = 0  # labels whose box a detection matched
     as_drawn: int = 0  # labels read inside their own box
     warnings: tuple[str, ...] = ()
@@ -57,27 +58,32 @@ class Looks:
         return len(self.codes)
 
     def added_to(self, tileset: TileSet, digest: str) -> TileSet:
-        return tileset.with_looks(self.codes, self.embeddings, self.crops, self.origins, digest)
+        return tileset.with_looks(
+            self.codes, self.embeddings, self.crops, self.origins, digest, self.own
+        )
 
 
-def embed(classifier: Classifier, crops: UInt8Array) -> FloatArray:
-    """The classifier's embeddings of face crops; ValueError for a classifier without them."""
+def read_looks(
+    classifier: Classifier, crops: UInt8Array, codes: Sequence[str]
+) -> tuple[FloatArray, FloatArray]:
+    """The classifier's embeddings of face crops and its probability of each one's code;
+    ValueError for a classifier without embeddings."""
     if classifier.embedding_size == 0:
         raise ValueError("this classifier has no embedding output: a set cannot be taught")
-    return classifier.read_crops(list(crops))[1]
+    probs, embeddings = classifier.read_crops(list(crops))
+    index = [CLASSES.index(code) for code in codes]
+    return embeddings, probs[np.arange(len(index)), index].astype(np.float32)
 
 
 def reembedded(tileset: TileSet, classifier: Classifier, digest: str) -> TileSet:
-    """`tileset` with its looks embedded by `classifier` (digest `digest`) where another
-    classifier embedded them: the kept crops are read again."""
-    if tileset.model == digest or len(tileset) == 0:
+    """`tileset` with its looks read by `classifier` (digest `digest`) where another
+    classifier read them, or where how the classifier reads them is not kept: the kept
+    crops are read again."""
+    known = bool(np.isfinite(tileset.known_own).all())
+    if (tileset.model == digest and known) or len(tileset) == 0:
         return tileset
-    looks = Looks(
-        list(tileset.codes),
-        embed(classifier, tileset.crops),
-        tileset.crops,
-        list(tileset.origins),
-    )
+    embeddings, own = read_looks(classifier, tileset.crops, tileset.codes)
+    looks = Looks(list(tileset.codes), embeddings, tileset.crops, list(tileset.origins), own)
     return looks.added_to(TileSet(tileset.name, created=tileset.created), digest)
 
 
@@ -94,19 +100,18 @@ def enrollment_looks(
     fill the rows' gaps (`vision.enroll.read_filled`)."""
     enrollment, tiles = read_filled(tiles, faint)
     keep = [i for i, label in enumerate(enrollment.labels) if label is not None]
-    upright, turned = upright_corners(tiles)
-    corners, turned = upright[keep], turned[keep]
+    corners = upright_corners(tiles)[0][keep]
     crops = face_crops(photo, corners)
-    embeddings = tiles.embeddings[keep].copy()
-    # A face cornered a quarter turn off was read lying on its side: it is embedded again
-    # standing (a half turn changes neither the embedding nor the print likeness).
-    if turned.any():
-        embeddings[turned] = embed(classifier, crops[turned])
+    codes = [str(enrollment.labels[i]) for i in keep]
+    # Each face is read again as it is kept, standing as its rows stand: one cornered a
+    # quarter turn off was read lying on its side.
+    embeddings, own = read_looks(classifier, crops, codes)
     looks = Looks(
-        [str(enrollment.labels[i]) for i in keep],
+        codes,
         embeddings,
         crops,
         [origin] * len(keep),
+        own,
         warnings=tuple(enrollment.warnings),
     )
     return looks, enrollment
@@ -230,11 +235,14 @@ def label_looks(
     corners, matched = label_corners(labels, tiles)
     crops = face_crops(photo, corners)
     drawn = sum(label.bbox is not None for label in labels) - matched
+    codes = [label.code for label in labels]
+    embeddings, own = read_looks(classifier, crops, codes)
     return Looks(
-        [label.code for label in labels],
-        embed(classifier, crops),
+        codes,
+        embeddings,
         crops,
         [origin] * len(labels),
+        own,
         matched,
         drawn,
         (f"{origin}: {moved}",) if moved else (),

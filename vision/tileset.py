@@ -8,9 +8,11 @@ crops themselves, so a set outlives a retrained classifier: its looks are embedd
 Reading with a set joins three views of a face in one softmax over the 43 classes:
 
     z_c = A log p_c + B s_c + D t_c   for a face the set was taught: s_c, the best cosine
-                                      likeness of this face's embedding to one of face c's
+        + G g_c                       likeness of this face's embedding to one of face c's
                                       looks; t_c, the best likeness of its print to one of
-                                      face c's crops (`vision.looks`)
+                                      face c's crops (`vision.looks`); g_c, how far the
+                                      classifier misread face c's own looks (minus the log
+                                      of its best probability of c on them)
     z_c = A log p_c + C               for a face it was never shown (the classifier alone)
     z_c = (A + E) log p_c + F         for the back, which no set is shown: a face unlike
                                       every look taught is no back unless the classifier
@@ -23,7 +25,10 @@ tiles of rendered wins of designs no shipped weights were trained on (KDE and GN
 each design's set taught from one enrollment photo, and from the labelled tiles of one, two
 and four of its wins (`python benchmarks/sets.py fit`; seeds and figures in
 docs/tilesets.md): first A-D, with the back read as an untaught face; then the back's own
-E and F, with A-D held (`fit --back-only`). Fitted on the training sources' designs, where
+E and F, with A-D held (`fit --back-only`); then G, with the rest held (`fit --gap-only`).
+A face the classifier misreads on every copy (a bird 1-bamboo it takes for East) is misread
+on the looks it was taught from too: g_c gives back, for every copy, part of what the
+classifier's systematic error takes from it. Fitted on the training sources' designs, where
 the classifier is rarely wrong, the weights trust it too much for a set it never saw; fitted
 on full sets alone, a partial set reads worse than no set. Nothing is fitted per set: a set
 only adds looks.
@@ -59,11 +64,17 @@ NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 PRINT_FLOOR = 5.0
 MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly those faces
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
-# A, B, C, D, F, E, then what each gains per unit of coverage (a set shown every face: 1).
+# A, B, C, D, F, E, G, then what each gains per unit of coverage (a set shown every face: 1).
 WEIGHTS = (
-    *(0.894, 4.948, 6.698, 8.247, 9.738, 1.276),
-    *(-0.424, 0.292, -1.390, -1.079, -3.960, 0.000),
+    *(0.894, 4.948, 6.698, 8.247, 9.738, 1.276, 0.612),
+    *(-0.424, 0.292, -1.390, -1.079, -3.960, 0.000, -0.391),
 )
+TERMS = 7  # weights per half of WEIGHTS: the terms of `joint_features`
+LIKENESS, PRINTED = 1, 3  # the terms B and D weigh
+BACK_TERMS = (4, 5)  # F and E
+GAP = 6  # G
+# A look's misreading is counted up to the log of the floor the classifier's probabilities
+# are taken at (`_FLOOR`): beyond it the classifier said nothing more.
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -97,8 +108,9 @@ def normalized(embeddings: FloatArray) -> FloatArray:
 @dataclass(frozen=True)
 class TileSet:
     """One physical set's looks: `codes[i]` is what look i shows, `embeddings[i]` the
-    classifier's features of `crops[i]` (80x64 BGR), `origins[i]` what it was taught from.
-    `model` is the digest of the classifier that embedded them."""
+    classifier's features of `crops[i]` (80x64 BGR), `origins[i]` what it was taught from,
+    `own[i]` the classifier's probability of `codes[i]` on it (NaN where not known: a set
+    written before it was kept). `model` is the digest of the classifier that read them."""
 
     name: str
     codes: tuple[str, ...] = ()
@@ -108,12 +120,18 @@ class TileSet:
     model: str = ""
     created: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
+    own: FloatArray | None = None
 
     def __post_init__(self) -> None:
         check_name(self.name)
         n = len(self.codes)
         if not (len(self.embeddings) == len(self.crops) == len(self.origins) == n):
             raise TileSetError("a set's codes, embeddings, crops and origins differ in number")
+        own = np.full(n, np.nan, np.float32) if self.own is None else self.own
+        own = np.asarray(own, np.float32)
+        if own.shape != (n,) or ((own < 0) | (own > 1)).any():
+            raise TileSetError("a set's own readings must be one probability per look")
+        object.__setattr__(self, "own", own)
         unknown = sorted(set(self.codes) - set(CLASSES))
         if unknown:
             raise TileSetError(f"unknown tile codes in set {self.name!r}: {unknown}")
@@ -139,9 +157,11 @@ class TileSet:
         crops: UInt8Array,
         origins: list[str],
         model: str,
+        own: FloatArray | None = None,
     ) -> TileSet:
-        """This set with more looks; past LOOKS_PER_FACE of a face its oldest go. Looks
-        embedded by another classifier are refused: `reembedded` first."""
+        """This set with more looks (`own`: the classifier's probability of each one's
+        code, unknown where not given); past LOOKS_PER_FACE of a face its oldest go. Looks
+        read by another classifier are refused: `reembedded` first."""
         if self.model and model != self.model and len(self):
             raise TileSetError(
                 f"set {self.name!r} was embedded by another classifier: embed it again first"
@@ -156,6 +176,8 @@ class TileSet:
         joined = np.concatenate([old, embeddings.astype(np.float32)])
         all_crops = np.concatenate([self.crops, crops.astype(np.uint8)])
         all_origins = [*self.origins, *origins]
+        added = np.full(len(codes), np.nan, np.float32) if own is None else own
+        all_own = np.concatenate([self.known_own, np.asarray(added, np.float32)])
         return TileSet(
             self.name,
             tuple(all_codes[i] for i in keep),
@@ -165,7 +187,14 @@ class TileSet:
             model,
             self.created,
             _now(),
+            all_own[keep],
         )
+
+    @property
+    def known_own(self) -> FloatArray:
+        """(n,) `own`, as set in `__post_init__`."""
+        assert self.own is not None
+        return self.own
 
     def renamed(self, name: str) -> TileSet:
         return TileSet(
@@ -177,6 +206,7 @@ class TileSet:
             self.model,
             self.created,
             self.updated,
+            self.own,
         )
 
     def taught(self) -> npt.NDArray[np.bool_]:
@@ -237,9 +267,24 @@ class TileSet:
         per_face = [self.embeddings[np.asarray(self.codes) == c].mean(axis=0) for c in self.faces]
         return np.asarray(np.mean(per_face, axis=0), dtype=np.float32)
 
+    def misread(self) -> FloatArray:
+        """(43,) per taught face, how far the classifier misread its looks: minus the log of
+        its best probability of the face on one of them, at most minus the log of `_FLOOR`;
+        0 for a face untaught or whose looks' readings are not known."""
+        out = np.zeros(len(CLASSES), np.float32)
+        codes = np.asarray(self.codes)
+        for code in self.faces:
+            own = self.known_own[codes == code]
+            if np.isfinite(own).any():
+                best = max(float(np.nanmax(own)), _FLOOR)
+                out[CLASSES.index(code)] = -np.log(best)
+        return out
+
     def features(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
-        """(n, 43, 12) what the joint reading weighs (`joint_features`)."""
-        return joint_features(probs, self.likeness(embeddings), self.printed(looks), self.taught())
+        """(n, 43, 14) what the joint reading weighs (`joint_features`)."""
+        return joint_features(
+            probs, self.likeness(embeddings), self.printed(looks), self.taught(), self.misread()
+        )
 
     @property
     def coverage(self) -> float:
@@ -253,9 +298,9 @@ class TileSet:
         if len(self) == 0 or len(features) == 0:
             return np.zeros(len(features), np.float32)
         cover = self.coverage
-        b = WEIGHTS[1] + cover * WEIGHTS[7]
-        d = WEIGHTS[3] + cover * WEIGHTS[9]
-        terms = b * features[:, :, 1] + d * features[:, :, 3]  # s and t (`joint_features`)
+        b = WEIGHTS[LIKENESS] + cover * WEIGHTS[TERMS + LIKENESS]
+        d = WEIGHTS[PRINTED] + cover * WEIGHTS[TERMS + PRINTED]
+        terms = b * features[:, :, LIKENESS] + d * features[:, :, PRINTED]
         return np.asarray(terms[:, self.taught()].max(axis=1), np.float32)
 
     def read(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
@@ -282,6 +327,7 @@ class TileSet:
             embeddings=self.embeddings.astype(np.float32),
             crops=self.crops,
             origins=np.array(self.origins, dtype=str),
+            own=self.known_own,
         )
         return buffer.getvalue()
 
@@ -292,6 +338,7 @@ class TileSet:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 arrays = {k: z[k] for k in ("codes", "embeddings", "crops", "origins")}
+                own = np.asarray(z["own"], np.float32) if "own" in z.files else None
         except Exception as exc:  # zip, npz and JSON each fail their own way
             raise TileSetError(f"not a tile set file ({type(exc).__name__})") from exc
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
@@ -311,6 +358,7 @@ class TileSet:
                 str(meta.get("model", "")),
                 str(meta.get("created", "")),
                 str(meta.get("updated", "")),
+                own,
             )
         except TileSetError:
             raise
@@ -336,18 +384,21 @@ def joint_features(
     likeness: FloatArray,
     printed: FloatArray,
     taught: npt.NDArray[np.bool_],
+    misread: FloatArray | None = None,
 ) -> FloatArray:
-    """(n, 43, 12) per tile and class: log p, s where taught, 1 where an untaught face, t
-    where taught, and for the back its own 1 and log p; then the same six times the set's
-    coverage (the share of the 42 faces it was shown), so that the weights move with how
-    much of the set was taught (module docstring). The back is no face a set is shown, and
-    a face unlike every taught look is no back: it weighs its own evidence."""
+    """(n, 43, 14) per tile and class: log p, s where taught, 1 where an untaught face, t
+    where taught, for the back its own 1 and log p, and g (`misread`, per class; none
+    when not given); then the same seven times the set's coverage (the share of the 42
+    faces it was shown), so that the weights move with how much of the set was taught
+    (module docstring). The back is no face a set is shown, and a face unlike every taught
+    look is no back: it weighs its own evidence."""
     log_p = np.log(np.maximum(probs, _FLOOR))
     mask = taught[None, :]
     back = np.zeros(len(CLASSES), bool)
     back[CLASSES.index(BACK)] = True
     coverage = float(taught[: len(FACES)].mean())  # `TileSet.coverage`
-    six = np.stack(
+    gap = np.zeros(len(CLASSES), np.float32) if misread is None else misread
+    seven = np.stack(
         [
             log_p,
             np.where(mask, likeness, 0.0),
@@ -355,10 +406,11 @@ def joint_features(
             np.where(mask, printed, 0.0),
             np.broadcast_to(back, probs.shape).astype(np.float32),
             np.where(back, log_p, 0.0),
+            np.broadcast_to(np.where(taught, gap, 0.0), probs.shape).astype(np.float32),
         ],
         axis=2,
     )
-    return np.concatenate([six, coverage * six], axis=2).astype(np.float32)
+    return np.concatenate([seven, coverage * seven], axis=2).astype(np.float32)
 
 
 def joint_reading(features: FloatArray, weights: Sequence[float] = WEIGHTS) -> FloatArray:

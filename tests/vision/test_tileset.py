@@ -64,6 +64,7 @@ def test_a_set_file_reads_back_as_it_was_written() -> None:
     assert again.model == "m1" and again.name == "home"
     np.testing.assert_array_equal(again.embeddings, tileset.embeddings)
     np.testing.assert_array_equal(again.crops, tileset.crops)
+    np.testing.assert_array_equal(again.known_own, tileset.known_own)
 
 
 @pytest.mark.parametrize(
@@ -93,7 +94,14 @@ def test_a_set_file_with_unknown_codes_or_bad_numbers_is_refused() -> None:
         np.savez(buffer, **arrays)  # type: ignore[arg-type]
         return buffer.getvalue()
 
+    # A file written before the classifier's readings of its looks were kept: not known.
     assert TileSet.from_bytes(written()).codes == ("1s", "E")
+    assert np.isnan(TileSet.from_bytes(written()).known_own).all()
+    assert TileSet.from_bytes(written()).misread().max() == 0.0
+    with pytest.raises(TileSetError, match="one probability per look"):
+        TileSet.from_bytes(written(own=np.array([0.5, 1.5], np.float32)))
+    with pytest.raises(TileSetError, match="one probability per look"):
+        TileSet.from_bytes(written(own=np.array([0.5], np.float32)))
     with pytest.raises(TileSetError, match="unknown tile codes"):
         TileSet.from_bytes(written(codes=np.array(["1s", "Z"])))
     with pytest.raises(TileSetError, match="NaN"):
@@ -203,3 +211,26 @@ def cv2_blur(crop: np.ndarray) -> np.ndarray:
     import cv2
 
     return np.asarray(cv2.GaussianBlur(crop, (0, 0), 2.0), np.uint8)
+
+
+def test_a_face_the_classifier_misread_on_its_looks_gains_on_every_copy() -> None:
+    """A bird 1-bamboo the classifier takes for East on every copy: taught, its looks were
+    misread too (the classifier gave 1s 1e-5 on them), so a tile like them that the
+    classifier reads as East is read as 1s many times likelier than by a set that did not
+    keep how its looks were read."""
+    e = np.eye(D, dtype=np.float32)
+    crops = np.zeros((2, CROP_H, CROP_W, 3), np.uint8)
+    codes = ["1s", "2s"]
+    misread = TileSet("s").with_looks(codes, e[:2], crops, ["a"] * 2, "m", np.array([1e-5, 0.9]))
+    unknown = TileSet("s").with_looks(codes, e[:2], crops, ["a"] * 2, "m")
+    g = misread.misread()
+    assert g[CLASSES.index("1s")] == pytest.approx(-np.log(1e-5), rel=1e-4)
+    assert g[CLASSES.index("2s")] == pytest.approx(-np.log(0.9), rel=1e-4)
+    assert unknown.misread().max() == 0.0
+    probs = np.full((1, len(CLASSES)), 1e-6, np.float32)
+    probs[0, CLASSES.index("E")], probs[0, CLASSES.index("1s")] = 0.99, 1e-5
+    looks = np.zeros((1, 0), np.float32)
+    one = CLASSES.index("1s")
+    with_gap = misread.read(probs, e[:1], looks)[0, one]
+    without = unknown.read(probs, e[:1], looks)[0, one]
+    assert with_gap > 10 * without
