@@ -73,8 +73,6 @@ TERMS = 7  # weights per half of WEIGHTS: the terms of `joint_features`
 LIKENESS, PRINTED = 1, 3  # the terms B and D weigh
 BACK_TERMS = (4, 5)  # F and E
 GAP = 6  # G
-# A look's misreading is counted up to the log of the floor the classifier's probabilities
-# are taken at (`_FLOOR`): beyond it the classifier said nothing more.
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -120,15 +118,15 @@ class TileSet:
     model: str = ""
     created: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
-    own: FloatArray | None = None
+    own: FloatArray = field(default_factory=lambda: np.zeros(0, np.float32))
 
     def __post_init__(self) -> None:
         check_name(self.name)
         n = len(self.codes)
         if not (len(self.embeddings) == len(self.crops) == len(self.origins) == n):
             raise TileSetError("a set's codes, embeddings, crops and origins differ in number")
-        own = np.full(n, np.nan, np.float32) if self.own is None else self.own
-        own = np.asarray(own, np.float32)
+        # Nothing given: how the classifier read the looks is not known.
+        own = np.asarray(self.own if len(self.own) else np.full(n, np.nan), np.float32)
         if own.shape != (n,) or ((own < 0) | (own > 1)).any():
             raise TileSetError("a set's own readings must be one probability per look")
         object.__setattr__(self, "own", own)
@@ -177,7 +175,7 @@ class TileSet:
         all_crops = np.concatenate([self.crops, crops.astype(np.uint8)])
         all_origins = [*self.origins, *origins]
         added = np.full(len(codes), np.nan, np.float32) if own is None else own
-        all_own = np.concatenate([self.known_own, np.asarray(added, np.float32)])
+        all_own = np.concatenate([self.own, np.asarray(added, np.float32)])
         return TileSet(
             self.name,
             tuple(all_codes[i] for i in keep),
@@ -189,12 +187,6 @@ class TileSet:
             _now(),
             all_own[keep],
         )
-
-    @property
-    def known_own(self) -> FloatArray:
-        """(n,) `own`, as set in `__post_init__`."""
-        assert self.own is not None
-        return self.own
 
     def renamed(self, name: str) -> TileSet:
         return TileSet(
@@ -274,7 +266,7 @@ class TileSet:
         out = np.zeros(len(CLASSES), np.float32)
         codes = np.asarray(self.codes)
         for code in self.faces:
-            own = self.known_own[codes == code]
+            own = self.own[codes == code]
             if np.isfinite(own).any():
                 best = max(float(np.nanmax(own)), _FLOOR)
                 out[CLASSES.index(code)] = -np.log(best)
@@ -327,7 +319,7 @@ class TileSet:
             embeddings=self.embeddings.astype(np.float32),
             crops=self.crops,
             origins=np.array(self.origins, dtype=str),
-            own=self.known_own,
+            own=self.own,
         )
         return buffer.getvalue()
 
@@ -338,7 +330,8 @@ class TileSet:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 arrays = {k: z[k] for k in ("codes", "embeddings", "crops", "origins")}
-                own = np.asarray(z["own"], np.float32) if "own" in z.files else None
+                # A file written before the looks' readings were kept has none: not known.
+                own = np.asarray(z["own"] if "own" in z.files else [], np.float32)
         except Exception as exc:  # zip, npz and JSON each fail their own way
             raise TileSetError(f"not a tile set file ({type(exc).__name__})") from exc
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
@@ -387,8 +380,8 @@ def joint_features(
     misread: FloatArray | None = None,
 ) -> FloatArray:
     """(n, 43, 14) per tile and class: log p, s where taught, 1 where an untaught face, t
-    where taught, for the back its own 1 and log p, and g (`misread`, per class; none
-    when not given); then the same seven times the set's coverage (the share of the 42
+    where taught, for the back its own 1 and log p, and g where taught (`misread`, per
+    class; 0 when not given); then the same seven times the set's coverage (the share of the 42
     faces it was shown), so that the weights move with how much of the set was taught
     (module docstring). The back is no face a set is shown, and a face unlike every taught
     look is no back: it weighs its own evidence."""

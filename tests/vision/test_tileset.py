@@ -64,7 +64,7 @@ def test_a_set_file_reads_back_as_it_was_written() -> None:
     assert again.model == "m1" and again.name == "home"
     np.testing.assert_array_equal(again.embeddings, tileset.embeddings)
     np.testing.assert_array_equal(again.crops, tileset.crops)
-    np.testing.assert_array_equal(again.known_own, tileset.known_own)
+    np.testing.assert_array_equal(again.own, tileset.own)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_a_set_file_with_unknown_codes_or_bad_numbers_is_refused() -> None:
 
     # A file written before the classifier's readings of its looks were kept: not known.
     assert TileSet.from_bytes(written()).codes == ("1s", "E")
-    assert np.isnan(TileSet.from_bytes(written()).known_own).all()
+    assert np.isnan(TileSet.from_bytes(written()).own).all()
     assert TileSet.from_bytes(written()).misread().max() == 0.0
     with pytest.raises(TileSetError, match="one probability per look"):
         TileSet.from_bytes(written(own=np.array([0.5, 1.5], np.float32)))
