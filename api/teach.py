@@ -72,11 +72,12 @@ class Report:
 
 
 def open_set(store: SetStore, name: str, classifier: Classifier) -> TileSet:
-    """The set called `name`, its looks embedded by `classifier` (a set taught under
-    another classifier is embedded again from its crops, and kept so)."""
+    """The set called `name`, its looks read by `classifier` (a set taught under another
+    classifier, or written before how the classifier read its looks was kept, is read again
+    from its crops, and kept so)."""
     tileset = store.load(name)
     digest = classifier.digest
-    if len(tileset) and tileset.model != digest:
+    if not tileset.read_by(digest):
         tileset = store.update(name, lambda t: reembedded(t, classifier, digest))
     return tileset
 

@@ -79,8 +79,7 @@ def reembedded(tileset: TileSet, classifier: Classifier, digest: str) -> TileSet
     """`tileset` with its looks read by `classifier` (digest `digest`) where another
     classifier read them, or where how the classifier reads them is not kept: the kept
     crops are read again."""
-    known = bool(np.isfinite(tileset.own).all())
-    if (tileset.model == digest and known) or len(tileset) == 0:
+    if tileset.read_by(digest):
         return tileset
     embeddings, own = read_looks(classifier, tileset.crops, tileset.codes)
     looks = Looks(list(tileset.codes), embeddings, tileset.crops, list(tileset.origins), own)

@@ -201,6 +201,11 @@ class TileSet:
             self.own,
         )
 
+    def read_by(self, digest: str) -> bool:
+        """Whether the classifier of `digest` read every look, how it read them kept (an
+        empty set is read by any)."""
+        return len(self) == 0 or (self.model == digest and bool(np.isfinite(self.own).all()))
+
     def taught(self) -> npt.NDArray[np.bool_]:
         """(43,) the classes the set was shown."""
         return np.array([c in self._taught_codes for c in CLASSES])

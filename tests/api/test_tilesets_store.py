@@ -85,3 +85,33 @@ def test_an_imported_set_takes_the_name_it_is_given(tmp_path: Path) -> None:
     assert store.names() == ["ours", "theirs"]
     with pytest.raises(TileSetError, match="exists"):
         store.import_file(data)
+
+
+def test_a_set_written_before_its_looks_readings_were_kept_is_read_again_once(
+    tmp_path: Path,
+) -> None:
+    """Opened for reading, a set whose file holds no record of how the classifier read its
+    looks is read again from its crops and kept so: the next opening reads nothing."""
+    from typing import cast
+
+    from api.teach import open_set
+    from scoring.tiles import CLASSES
+    from vision.classify import Classifier
+
+    class Reader:  # the classifier as teaching asks of it
+        digest, embedding_size, calls = "m", 8, 0
+
+        def read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+            self.calls += 1
+            probs = np.full((len(crops), len(CLASSES)), 1 / len(CLASSES), np.float32)
+            return probs, np.ones((len(crops), 8), np.float32)
+
+    store = SetStore(tmp_path)
+    store.update("home", _add("1s", "a.jpg"))  # its looks' readings not given: not known
+    assert np.isnan(store.load("home").own).all()
+    reader = Reader()
+    opened = open_set(store, "home", cast(Classifier, reader))
+    assert reader.calls == 1 and np.isfinite(opened.own).all()
+    assert np.isfinite(store.load("home").own).all()
+    open_set(store, "home", cast(Classifier, reader))
+    assert reader.calls == 1
