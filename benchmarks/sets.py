@@ -51,7 +51,7 @@ from vision.load import load_photo
 from vision.pipeline import Recognizer, interpret
 from vision.recut import recut
 from vision.teaching import Label, enrollment_looks, label_looks
-from vision.tileset import BACK_TERMS, GAP, TERMS, WEIGHTS, TileSet, joint_reading
+from vision.tileset import BACK_TERMS, DISTINCT, GAP, TERMS, WEIGHTS, TileSet, joint_reading
 from vision.types import FloatArray, Tiles
 
 if TYPE_CHECKING:
@@ -252,7 +252,7 @@ def fit(args: argparse.Namespace) -> Json:
             features.append(tileset_features(tileset, tiles[np.array(rows)]))
             truth += classes
         print(f"{folder.name}: {len(truth)} tiles so far", flush=True)
-    held = [(args.back_only, BACK_TERMS), (args.gap_only, (GAP,))]
+    held = [(args.back_only, BACK_TERMS), (args.gap_only, (GAP,)), (args.distinct_only, DISTINCT)]
     free = [t for asked, terms in held if asked for t in (*terms, *(TERMS + t for t in terms))]
     if free:  # those terms and what they gain with coverage; every other held as shipped
         weights = newton_fit(np.concatenate(features), truth, WEIGHTS, free)
@@ -515,6 +515,12 @@ def main() -> None:
         action="store_true",
         help="fit the weight of how far the classifier misread a face's looks (G), the rest "
         "as shipped",
+    )
+    f.add_argument(
+        "--distinct-only",
+        action="store_true",
+        help="fit what a likeness gains where no other face of the set is alike (B', D'), "
+        "the rest as shipped",
     )
     e = sub.add_parser("eval", help="with and without the set, per design")
     e.add_argument("--data", nargs="+", required=True)

@@ -12,7 +12,9 @@ Reading with a set joins three views of a face in one softmax over the 43 classe
                                       looks; t_c, the best likeness of its print to one of
                                       face c's crops (`vision.looks`); g_c, how far the
                                       classifier misread face c's own looks (minus the log
-                                      of its best probability of c on them)
+                                      of its best probability of c on them); B and D grow
+                                      by B' d_c and D' d_c, d_c how unlike every other
+                                      face of the set face c's looks are
     z_c = A log p_c + C               for a face it was never shown (the classifier alone)
     z_c = (A + E) log p_c + F         for the back, which no set is shown: a face unlike
                                       every look taught is no back unless the classifier
@@ -25,7 +27,9 @@ tiles of rendered wins of designs no shipped weights were trained on (KDE and GN
 each design's set taught from one enrollment photo, and from the labelled tiles of one, two
 and four of its wins (`python benchmarks/sets.py fit`; seeds and figures in
 docs/tilesets.md): first A-D, with the back read as an untaught face; then the back's own
-E and F, with A-D held (`fit --back-only`); then G, with the rest held (`fit --gap-only`).
+E and F, with A-D held (`fit --back-only`); then G, with the rest held (`fit --gap-only`);
+then B' and D' (`fit --distinct-only`): a likeness says more where the set holds no other
+face like that one, less among a set's near twins (flowers that differ by a small numeral).
 A face the classifier misreads on every copy (a bird 1-bamboo it takes for East) is misread
 on the looks it was taught from too: g_c gives back, for every copy, part of what the
 classifier's systematic error takes from it. Fitted on the training sources' designs, where
@@ -64,15 +68,17 @@ NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 PRINT_FLOOR = 5.0
 MIN_FACES_TO_CENTRE = 10  # `TileSet.centre`: a mean of fewer faces is mostly those faces
 # The joint reading's weights (module docstring): fitted by `python benchmarks/sets.py fit`.
-# A, B, C, D, F, E, G, then what each gains per unit of coverage (a set shown every face: 1).
+# A, B, C, D, F, E, G, B', D', then what each gains per unit of coverage (a set shown every
+# face: 1).
 WEIGHTS = (
-    *(0.894, 4.948, 6.698, 8.247, 9.738, 1.276, 0.612),
-    *(-0.424, 0.292, -1.390, -1.079, -3.960, 0.000, -0.391),
+    *(0.894, 4.948, 6.698, 8.247, 9.738, 1.276, 0.612, 3.441, -7.475),
+    *(-0.424, 0.292, -1.390, -1.079, -3.960, 0.000, -0.391, -3.420, 12.094),
 )
-TERMS = 7  # weights per half of WEIGHTS: the terms of `joint_features`
+TERMS = 9  # weights per half of WEIGHTS: the terms of `joint_features`
 LIKENESS, PRINTED = 1, 3  # the terms B and D weigh
 BACK_TERMS = (4, 5)  # F and E
 GAP = 6  # G
+DISTINCT = (7, 8)  # B' and D'
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -277,10 +283,38 @@ class TileSet:
                 out[CLASSES.index(code)] = -np.log(best)
         return out
 
+    @cached_property
+    def distinctness(self) -> FloatArray:
+        """(43,) per taught face, 1 less its likeness to the likest other face of the set:
+        the best likeness of one of its looks' embeddings to another face's, or of its mean
+        print to another face's mean print, whichever is higher (a face's mean print: a set
+        of many looks is not compared print by print). 0 for a face untaught, or the only
+        one."""
+        out = np.zeros(len(CLASSES), np.float32)
+        faces = self.faces
+        if len(faces) < 2:
+            return out
+        codes = np.asarray(self.codes)
+        embedded = normalized(self.embeddings - self.centre)
+        cos = embedded @ embedded.T
+        prints = np.stack([self.printed_looks[codes == code].mean(axis=0) for code in faces])
+        printed = alike_to(prints, prints, PRINT_FLOOR)
+        for k, code in enumerate(faces):
+            mine = codes == code
+            others = np.arange(len(faces)) != k
+            likest = max(float(cos[mine][:, ~mine].max()), float(printed[k, others].max()))
+            out[CLASSES.index(code)] = 1.0 - likest
+        return out
+
     def features(self, probs: FloatArray, embeddings: FloatArray, looks: FloatArray) -> FloatArray:
-        """(n, 43, 14) what the joint reading weighs (`joint_features`)."""
+        """(n, 43, 18) what the joint reading weighs (`joint_features`)."""
         return joint_features(
-            probs, self.likeness(embeddings), self.printed(looks), self.taught(), self.misread()
+            probs,
+            self.likeness(embeddings),
+            self.printed(looks),
+            self.taught(),
+            self.misread(),
+            self.distinctness,
         )
 
     @property
@@ -383,32 +417,39 @@ def joint_features(
     printed: FloatArray,
     taught: npt.NDArray[np.bool_],
     misread: FloatArray | None = None,
+    distinct: FloatArray | None = None,
 ) -> FloatArray:
-    """(n, 43, 14) per tile and class: log p, s where taught, 1 where an untaught face, t
-    where taught, for the back its own 1 and log p, and g where taught (`misread`, per
-    class; 0 when not given); then the same seven times the set's coverage (the share of the 42
-    faces it was shown), so that the weights move with how much of the set was taught
-    (module docstring). The back is no face a set is shown, and a face unlike every taught
-    look is no back: it weighs its own evidence."""
+    """(n, 43, 18) per tile and class: log p, s where taught, 1 where an untaught face, t
+    where taught, for the back its own 1 and log p, g where taught (`misread`, per class),
+    and s d and t d (`distinct`, per class; g and d 0 when not given); then the same nine
+    times the set's coverage (the share of the 42 faces it was shown), so that the weights
+    move with how much of the set was taught (module docstring). The back is no face a set
+    is shown, and a face unlike every taught look is no back: it weighs its own evidence."""
     log_p = np.log(np.maximum(probs, _FLOOR))
     mask = taught[None, :]
     back = np.zeros(len(CLASSES), bool)
     back[CLASSES.index(BACK)] = True
     coverage = float(taught[: len(FACES)].mean())  # `TileSet.coverage`
-    gap = np.zeros(len(CLASSES), np.float32) if misread is None else misread
-    seven = np.stack(
+    none = np.zeros(len(CLASSES), np.float32)
+    gap = np.where(taught, none if misread is None else misread, 0.0)[None, :]
+    apart = np.where(taught, none if distinct is None else distinct, 0.0)[None, :]
+    shown_likeness = np.where(mask, likeness, 0.0)
+    shown_print = np.where(mask, printed, 0.0)
+    nine = np.stack(
         [
             log_p,
-            np.where(mask, likeness, 0.0),
+            shown_likeness,
             np.broadcast_to(~mask & ~back, probs.shape).astype(np.float32),
-            np.where(mask, printed, 0.0),
+            shown_print,
             np.broadcast_to(back, probs.shape).astype(np.float32),
             np.where(back, log_p, 0.0),
-            np.broadcast_to(np.where(taught, gap, 0.0), probs.shape).astype(np.float32),
+            np.broadcast_to(gap, probs.shape).astype(np.float32),
+            shown_likeness * apart,
+            shown_print * apart,
         ],
         axis=2,
     )
-    return np.concatenate([seven, coverage * seven], axis=2).astype(np.float32)
+    return np.concatenate([nine, coverage * nine], axis=2).astype(np.float32)
 
 
 def joint_reading(features: FloatArray, weights: Sequence[float] = WEIGHTS) -> FloatArray:

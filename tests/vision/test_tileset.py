@@ -234,3 +234,18 @@ def test_a_face_the_classifier_misread_on_its_looks_gains_on_every_copy() -> Non
     with_gap = misread.read(probs, e[:1], looks)[0, one]
     without = unknown.read(probs, e[:1], looks)[0, one]
     assert with_gap > 10 * without
+
+
+def test_a_face_is_as_distinct_as_the_set_holds_no_face_like_it() -> None:
+    """Two faces a set prints alike (flowers that differ by a tiny numeral) are no evidence
+    for each other's likeness; a face unlike every other one is. Untaught faces, and the
+    only face of a set, have no distinctness."""
+    e = np.eye(D, dtype=np.float32)
+    crops = np.zeros((3, CROP_H, CROP_W, 3), np.uint8)  # no print: only the embeddings count
+    tileset = TileSet("s").with_looks(["1h", "2h", "3s"], e[[0, 0, 2]], crops, ["a"] * 3, "m")
+    d = tileset.distinctness
+    assert d[CLASSES.index("1h")] == pytest.approx(0.0, abs=1e-5)
+    assert d[CLASSES.index("2h")] == pytest.approx(0.0, abs=1e-5)
+    assert d[CLASSES.index("3s")] == pytest.approx(1.0, abs=1e-5)
+    assert d[CLASSES.index("E")] == 0.0
+    assert TileSet("t").with_looks(["1h"], e[:1], crops[:1], ["a"], "m").distinctness.max() == 0.0
