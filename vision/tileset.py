@@ -270,6 +270,7 @@ class TileSet:
         per_face = [self.embeddings[np.asarray(self.codes) == c].mean(axis=0) for c in self.faces]
         return np.asarray(np.mean(per_face, axis=0), dtype=np.float32)
 
+    @cached_property
     def misread(self) -> FloatArray:
         """(43,) per taught face, how far the classifier misread its looks: minus the log of
         its best probability of the face on one of them, at most minus the log of `_FLOOR`;
@@ -313,7 +314,7 @@ class TileSet:
             self.likeness(embeddings),
             self.printed(looks),
             self.taught(),
-            self.misread(),
+            self.misread,
             self.distinctness,
         )
 

@@ -97,7 +97,7 @@ def test_a_set_file_with_unknown_codes_or_bad_numbers_is_refused() -> None:
     # A file written before the classifier's readings of its looks were kept: not known.
     assert TileSet.from_bytes(written()).codes == ("1s", "E")
     assert np.isnan(TileSet.from_bytes(written()).own).all()
-    assert TileSet.from_bytes(written()).misread().max() == 0.0
+    assert TileSet.from_bytes(written()).misread.max() == 0.0
     with pytest.raises(TileSetError, match="one probability per look"):
         TileSet.from_bytes(written(own=np.array([0.5, 1.5], np.float32)))
     with pytest.raises(TileSetError, match="one probability per look"):
@@ -223,10 +223,10 @@ def test_a_face_the_classifier_misread_on_its_looks_gains_on_every_copy() -> Non
     codes = ["1s", "2s"]
     misread = TileSet("s").with_looks(codes, e[:2], crops, ["a"] * 2, "m", np.array([1e-5, 0.9]))
     unknown = TileSet("s").with_looks(codes, e[:2], crops, ["a"] * 2, "m")
-    g = misread.misread()
+    g = misread.misread
     assert g[CLASSES.index("1s")] == pytest.approx(-np.log(1e-5), rel=1e-4)
     assert g[CLASSES.index("2s")] == pytest.approx(-np.log(0.9), rel=1e-4)
-    assert unknown.misread().max() == 0.0
+    assert unknown.misread.max() == 0.0
     probs = np.full((1, len(CLASSES)), 1e-6, np.float32)
     probs[0, CLASSES.index("E")], probs[0, CLASSES.index("1s")] = 0.99, 1e-5
     looks = np.zeros((1, 0), np.float32)
