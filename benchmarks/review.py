@@ -14,6 +14,8 @@
     python benchmarks/review.py eval --sets .cache/sets_eval_7300
     # P(right) recalibrated for readings with and without a set (the flag unchanged)
     python benchmarks/review.py recalibrate --sets .cache/sets_fresh_7500 [...] --rows R.json
+    # a model of its own for readings with a set (its own weights and threshold)
+    python benchmarks/review.py fit-set --sets .cache/sets_fresh_7500 [...] --rows R.json
 
 Each photo is read with the shipped models (their tiles kept in `--cache`, as
 `benchmarks/recognize.py eval --mode models --cache` keeps them) under the context a user
@@ -158,7 +160,9 @@ def _matrix(rows: list[Json]) -> tuple[np.ndarray, np.ndarray]:
     return np.array([r["features"] for r in read]), np.array([r["right"] for r in read], bool)
 
 
-def out_of_fold(rows: list[Json], folds: int = 5, l2: float = 1.0) -> np.ndarray:
+def out_of_fold(
+    rows: list[Json], folds: int = 5, l2: float = 1.0, capped: bool = True
+) -> np.ndarray:
     """Each photo's probability from a model fitted on the other folds (0 where no hand)."""
     p = np.zeros(len(rows))
     read = [k for k, r in enumerate(rows) if r["features"] is not None]
@@ -167,7 +171,7 @@ def out_of_fold(rows: list[Json], folds: int = 5, l2: float = 1.0) -> np.ndarray
         held = {read[k] for k in order[fold::folds]}
         train = [rows[k] for k in read if k not in held]
         x, y = _matrix(train)
-        model = fit_logistic(x, y, l2)
+        model = fit_logistic(x, y, l2, capped=capped)
         for k in held:
             p[k] = model.p_right(np.array(rows[k]["features"]))
     return p
@@ -457,6 +461,73 @@ def recalibrate(args: argparse.Namespace) -> Json:
     return fitted
 
 
+def fit_with_set(args: argparse.Namespace) -> Json:
+    """A model of its own for readings with a taught set, fitted by `fit`'s logistic
+    regression on the kept readings of `--sets` read with their set, not capped at the
+    decoder's confidence (which it weighs), its threshold the lowest at which those readings
+    of complete wins, out of fold, are at least `--target` right unflagged (the base model's
+    hard checks flag alike); written into the base model (`--model`, else the shipped one)
+    as its `with_set`, to `--out`."""
+    path = Path(args.model) if args.model else shipped("review").path
+    data = json.loads(path.read_text())
+    base = ReviewModel.from_json(data)
+    rows = [r for r in kept_rows(args) if r["taught"]]
+    p = out_of_fold(rows, l2=args.l2, capped=False)
+    right = np.array([r["right"] for r in rows], bool)
+    hard = hard_flags(rows, base.hard_checks)
+    # The threshold holds the target on the wins whose every hand tile shows (what the
+    # benchmarks measure); the others, never right, are fitted on all the same.
+    complete = np.array([r["complete"] for r in rows], bool)
+    threshold = choose_threshold(
+        p[complete],
+        right[complete],
+        hard[complete],
+        np.ones(int(complete.sum()), bool),
+        args.target,
+    )
+    x, y = _matrix(rows)
+    fitted = fit_logistic(x, y, args.l2)
+    model = ReviewModel(
+        fitted.weights,
+        fitted.bias,
+        fitted.mean,
+        fitted.scale,
+        threshold,
+        base.hard_checks,
+        capped=False,
+    )
+    data.setdefault("recalibration", {})["taught"] = [0.0, 1.0]  # the model of its own replaces it
+    data["with_set"] = model.to_json(
+        {
+            "data": "benchmarks/sets.py render, seeds "
+            + ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets)
+            + "; each win read with its enrollment's set",
+            "photos": len(rows),
+            "right": int(right.sum()),
+            "l2": args.l2,
+            "threshold_target": args.target,
+        }
+    )
+    Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
+    flagged = hard | (p < threshold)
+    before = np.array(
+        [base.flags(base.p_right(_features(r), True), _notes(r), True) for r in rows], bool
+    )
+    return {
+        "photos": len(rows),
+        "complete": int(complete.sum()),
+        "right": round(float(right[complete].mean()), 4),
+        "threshold": threshold,
+        "out_of_fold": flag_figures(flagged[complete], right[complete]),
+        "base_model": flag_figures(before[complete], right[complete]),
+        "weights": dict(zip(FEATURES, np.round(model.weights, 3).tolist(), strict=True)),
+    }
+
+
+def _features(row: Json) -> np.ndarray | None:
+    return None if row["features"] is None else np.array(row["features"])
+
+
 def platt(p: np.ndarray, right: np.ndarray) -> tuple[float, float]:
     """a, b maximizing the likelihood of `right` under sigmoid(a + b logit p) (Newton's
     method; the probabilities held within 1e-6 of 0 and 1)."""
@@ -507,11 +578,18 @@ def main() -> None:
     r.add_argument("--n", type=int, help="the first N photos of each design only")
     r.add_argument("--model", help="review model JSON (default: the shipped one)")
     r.add_argument("--out", default=str(shipped("review").path))
-    for command in (f, e, r):
+    w = sub.add_parser("fit-set", help="a model of its own for readings with a taught set")
+    w.add_argument("--sets", nargs="+", required=True, help=sets_help)
+    w.add_argument("--n", type=int, help="the first N photos of each design only")
+    w.add_argument("--model", help="the base review model JSON (default: the shipped one)")
+    w.add_argument("--out", default=str(shipped("review").path))
+    w.add_argument("--l2", type=float, default=10.0)
+    w.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
+    for command in (f, e, r, w):
         command.add_argument("--tiles", default="tiles", help="--sets: each folder's tiles cache")
         command.add_argument("--rows", help="--sets: keep the readings in this JSON file")
     args = parser.parse_args()
-    steps = {"fit": fit, "eval": evaluate, "recalibrate": recalibrate}
+    steps = {"fit": fit, "eval": evaluate, "recalibrate": recalibrate, "fit-set": fit_with_set}
     result = steps[args.command](args)
     print(json.dumps(result, indent=1))
 

@@ -230,8 +230,8 @@ def interpret(
     `faint` gives the photo's tiles the detector found only faintly, asked for where the
     tiles read as 13 waiting to win (`vision.unseen`: the win's tile may be one of them).
 
-    `taught`: the tiles were read with a taught set, for which P(right) is recalibrated
-    (`vision.calibration.Recalibration`).
+    `taught`: the tiles were read with a taught set, whose readings P(right) judges by a
+    model of their own (`vision.calibration.ReviewModel.for_reading`).
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
     the photo's edge: part of the hand may be outside the picture. The recognition's
@@ -266,14 +266,15 @@ def interpret(
     model = shipped_review_model()
     if model is None:  # no calibrated model: any check that fired flags the reading
         return Recognition(tiles, found, decoded, scored, notes, bool(doubts), doubts, watch.laps)
-    modelled = model.model_p(reading_features(tiles, found, decoded, doubts, notes))
+    judge = model.for_reading(taught)
+    modelled = judge.model_p(reading_features(tiles, found, decoded, doubts, notes))
     p_right = model.recalibration(taught)(modelled)
     review = model.flags(p_right, doubts, taught)
     # The decoder's own doubt (another reading, which flower) or a hard check says why;
     # otherwise the probability alone flagged the reading: say so. (The model's probability
     # is held at the decoder's confidence where that doubt is what it weighs.)
     own_doubt = bool(doubts) and modelled >= decoded.confidence * (1 - 1e-9)
-    hard = any(note.code in model.hard_checks for note in doubts)
+    hard = any(note.code in judge.hard_checks for note in doubts)
     if review and not (own_doubt or hard):
         message = (
             f"the reading is right with probability {p_right:.2f}, under the review "

@@ -207,13 +207,80 @@ def test_a_recalibration_round_trips_and_a_model_without_one_is_read_as_fitted(
     assert plain.no_set == plain.taught == Recalibration()
 
 
-def test_a_reading_with_a_set_reports_its_own_probability_and_the_same_flag() -> None:
-    """The shipped model is recalibrated for readings with a taught set (fitted on those):
-    `interpret(..., taught=True)` reports that probability; the flag is the one the model
-    gives either way."""
+def _with_set_model() -> ReviewModel:
+    n = len(FEATURES)
+    own = ReviewModel(
+        np.linspace(1.0, -1.0, n),
+        2.0,
+        np.zeros(n),
+        np.ones(n),
+        0.95,
+        frozenset({NoteCode.CROWDED_OUT}),
+        capped=False,
+    )
+    return ReviewModel(
+        np.linspace(-1.0, 1.0, n),
+        1.0,
+        np.zeros(n),
+        np.ones(n),
+        0.9,
+        frozenset({NoteCode.CROWDED_OUT}),
+        taught=Recalibration(1.0, 0.9),
+        with_set=own,
+    )
+
+
+def test_a_model_of_its_own_judges_the_readings_with_a_set() -> None:
+    model = _with_set_model()
+    assert model.with_set is not None
+    rng = np.random.default_rng(5)
+    rows = rng.normal(size=(100, len(FEATURES)))
+    for row in rows:
+        assert model.p_right(row, taught=False) == model.model_p(row)
+        taught = model.p_right(row, taught=True)
+        assert taught == model.with_set.model_p(row)  # its own, not the base recalibrated
+        assert model.flags(taught, [], taught=True) == (taught < 0.95)
+    assert model.threshold_for(True) == 0.95 and model.threshold_for(False) == 0.9
+    assert model.for_reading(True) is model.with_set and model.for_reading(False) is model
+    crowded = [Note(NoteCode.CROWDED_OUT, "a tile in line was left out")]
+    assert model.flags(0.999, crowded, taught=True)
+
+
+def test_an_uncapped_model_may_be_surer_than_the_decoder() -> None:
+    n = len(FEATURES)
+    doubtful = np.zeros(n)
+    doubtful[FEATURES.index("log_confidence")] = np.log(0.5)  # another reading as likely
+    capped = ReviewModel(np.zeros(n), 5.0, np.zeros(n), np.ones(n), 0.9)
+    uncapped = ReviewModel(np.zeros(n), 5.0, np.zeros(n), np.ones(n), 0.9, capped=False)
+    assert capped.model_p(doubtful) == pytest.approx(0.5)
+    assert uncapped.model_p(doubtful) > 0.99
+
+
+def test_a_model_with_one_for_readings_with_a_set_round_trips(tmp_path: Path) -> None:
+    model = _with_set_model()
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(model.to_json({"data": "test"})))
+    again = load_review_model(path)
+    assert again.with_set is not None and not again.with_set.capped and again.capped
+    assert again.threshold_for(True) == 0.95
+    row = np.random.default_rng(6).normal(size=len(FEATURES))
+    assert again.p_right(row, True) == pytest.approx(model.p_right(row, True), abs=1e-5)
+    assert again.p_right(row, False) == pytest.approx(model.p_right(row, False), abs=1e-5)
+
+
+def test_a_reading_with_a_set_is_judged_by_the_shipped_model_for_such_readings() -> None:
+    """`interpret(..., taught=True)` reports the probability and the flag of the shipped
+    model's own model for readings with a taught set."""
+    model = shipped_review_model()
+    assert model is not None and model.with_set is not None
     ann = lay_out_hand(HAND)
     tiles = tiles_from_annotations(ann, np.random.default_rng(0), (3.0, 4.0))
     plain, taught = interpret(tiles), interpret(tiles, taught=True)
     assert plain.p_right is not None and taught.p_right is not None
-    assert 0.0 < plain.p_right < taught.p_right < 1.0
-    assert plain.review == taught.review
+    read = reading_features(
+        taught.tiles, taught.layout, taught.decoded, taught.doubts, taught.notes
+    )
+    assert taught.p_right == pytest.approx(model.with_set.model_p(read), abs=1e-9)
+    assert plain.p_right == pytest.approx(model.p_right(read, taught=False), abs=1e-9)
+    assert 0.0 < plain.p_right < 1.0 and 0.0 < taught.p_right < 1.0
+    assert taught.review == model.flags(taught.p_right, taught.doubts, taught=True)
