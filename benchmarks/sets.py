@@ -46,6 +46,7 @@ from benchmarks.recognize import (
     models_read,
 )
 from scoring.tiles import BACK, CLASSES
+from vision.calibration import judged_with_set
 from vision.enroll import EnrollmentError
 from vision.load import load_photo
 from vision.pipeline import Recognizer, interpret
@@ -347,8 +348,9 @@ def evaluate(args: argparse.Namespace) -> Json:
                 taught_set = tileset if key == "with" else None
                 faint = None if args.no_faint else faint_of(recognizer, jpg, read, taught_set)
                 context = context_of(hand)
+                judged = taught_set is not None and judged_with_set(taught_set.coverage)
                 result = interpret(
-                    read, context, "mcr", image_size=size, faint=faint, taught=key == "with"
+                    read, context, "mcr", image_size=size, faint=faint, taught=judged
                 )
                 row = _row(path.stem, hand, result, "mcr", in_hand)
                 truth_codes = [BACK if a.get("face_down") else a["code"] for a in anns]

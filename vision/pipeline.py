@@ -19,7 +19,7 @@ import numpy as np
 
 from scoring import score as score_hand
 from scoring.hand import Hand, Waiting
-from vision.calibration import reading_features, shipped_review_model
+from vision.calibration import judged_with_set, reading_features, shipped_review_model
 from vision.context import ContextError, check_context
 from vision.load import Photo, load_photo
 from vision.moves import STRAY_MIN_CONFIDENCE
@@ -146,7 +146,7 @@ class Recognizer:
             image_size=photo.original_size,
             objectness=self.objectness,
             faint=self.faint_reader(photo, tiles, tileset),
-            taught=tileset is not None and len(tileset) > 0,
+            taught=tileset is not None and judged_with_set(tileset.coverage),
         )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
         result.tileset = tileset.name if tileset is not None else None
@@ -230,8 +230,9 @@ def interpret(
     `faint` gives the photo's tiles the detector found only faintly, asked for where the
     tiles read as 13 waiting to win (`vision.unseen`: the win's tile may be one of them).
 
-    `taught`: the tiles were read with a taught set, whose readings P(right) judges by a
-    model of their own (`vision.calibration.ReviewModel.for_reading`).
+    `taught`: the tiles were read with a taught set shown most faces, whose readings P(right)
+    judges by a model of their own (`vision.calibration.ReviewModel.for_reading`,
+    `judged_with_set`).
 
     `image_size` (width, height of the original photo) lets it warn about tiles cut off at
     the photo's edge: part of the hand may be outside the picture. The recognition's

@@ -14,6 +14,7 @@ from vision.calibration import (
     Recalibration,
     ReviewModel,
     fit_logistic,
+    judged_with_set,
     load_review_model,
     reading_features,
     shipped_review_model,
@@ -284,3 +285,10 @@ def test_a_reading_with_a_set_is_judged_by_the_shipped_model_for_such_readings()
     assert plain.p_right == pytest.approx(model.p_right(read, taught=False), abs=1e-9)
     assert 0.0 < plain.p_right < 1.0 and 0.0 < taught.p_right < 1.0
     assert taught.review == model.flags(taught.p_right, taught.doubts, taught=True)
+
+
+def test_only_a_set_shown_most_faces_is_judged_as_one() -> None:
+    """The model for readings with a set was fitted on enrollments' sets (every face): a set
+    taught a few faces is judged as no set."""
+    assert judged_with_set(1.0) and judged_with_set(34 / 42)
+    assert not judged_with_set(19 / 42) and not judged_with_set(0.0)
