@@ -113,10 +113,11 @@ MODELS: tuple[ShippedModel, ...] = (
     ShippedModel(
         "review",
         "review.json",
-        "the logistic model of how likely a reading is right, and the review flag's threshold",
+        "the logistic models of how likely a reading is right (with no set, with a taught set), "
+        "and their review thresholds",
         required=False,
         trainer="",
-        fitted_by="python benchmarks/review.py fit",
+        fitted_by="python benchmarks/review.py fit, then fit-set",
     ),
     ShippedModel(
         "objectness",
