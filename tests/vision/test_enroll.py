@@ -212,14 +212,9 @@ def test_teaching_takes_faint_faces_only_where_the_sure_ones_do_not_fit() -> Non
     sure = _without(full, white)
     photo = Photo(np.full((800, 900, 3), 180, np.uint8), 1.0, (900, 800), "")
 
-    class Reader:  # what teaching asks of the classifier: each crop's reading and features
-        embedding_size = 4
+    from tests.api.fakes import ReplayClassifier
 
-        def read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-            probs = np.full((len(crops), len(CLASSES)), 1 / len(CLASSES), np.float32)
-            return probs, np.ones((len(crops), 4), np.float32)
-
-    classifier = cast(Classifier, Reader())
+    classifier = cast(Classifier, ReplayClassifier())  # each crop's reading and features
     asked = []
 
     def faint() -> Tiles:
