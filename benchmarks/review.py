@@ -35,6 +35,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -486,16 +487,8 @@ def fit_with_set(args: argparse.Namespace) -> Json:
         args.target,
     )
     x, y = _matrix(rows)
-    fitted = fit_logistic(x, y, args.l2)
-    model = ReviewModel(
-        fitted.weights,
-        fitted.bias,
-        fitted.mean,
-        fitted.scale,
-        threshold,
-        base.hard_checks,
-        capped=False,
-    )
+    fitted = fit_logistic(x, y, args.l2, capped=False)
+    model = replace(fitted, threshold=threshold, hard_checks=base.hard_checks)
     data.setdefault("recalibration", {})["taught"] = [0.0, 1.0]  # the model of its own replaces it
     data["with_set"] = model.to_json(
         {
