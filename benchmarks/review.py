@@ -16,6 +16,8 @@
     python benchmarks/review.py recalibrate --sets .cache/sets_fresh_7500 [...] --rows R.json
     # a model of its own for readings with a set (its own weights and threshold)
     python benchmarks/review.py fit-set --sets .cache/sets_fresh_7500 [...] --rows R.json
+    # the base model fitted again on readings with no set (the model with a set kept)
+    python benchmarks/review.py fit-no-set --sets .cache/sets_fit_7200 [...] --rows R.json
 
 Each photo is read with the shipped models (their tiles kept in `--cache`, as
 `benchmarks/recognize.py eval --mode models --cache` keeps them) under the context a user
@@ -51,6 +53,7 @@ from benchmarks.sets import folders_of, taught_photos, teach
 from vision.calibration import (
     FEATURES,
     GUESS_CHECKS,
+    IDENTITY,
     Recalibration,
     ReviewModel,
     fit_logistic,
@@ -473,22 +476,7 @@ def fit_with_set(args: argparse.Namespace) -> Json:
     data = json.loads(path.read_text())
     base = ReviewModel.from_json(data)
     rows = [r for r in kept_rows(args) if r["taught"]]
-    p = out_of_fold(rows, l2=args.l2, capped=False)
-    right = np.array([r["right"] for r in rows], bool)
-    hard = hard_flags(rows, base.hard_checks)
-    # The threshold holds the target on the wins whose every hand tile shows (what the
-    # benchmarks measure); the others, never right, are fitted on all the same.
-    complete = np.array([r["complete"] for r in rows], bool)
-    threshold = choose_threshold(
-        p[complete],
-        right[complete],
-        hard[complete],
-        np.ones(int(complete.sum()), bool),
-        args.target,
-    )
-    x, y = _matrix(rows)
-    fitted = fit_logistic(x, y, args.l2, capped=False)
-    model = replace(fitted, threshold=threshold, hard_checks=base.hard_checks)
+    model, figures = _fitted_alone(rows, args.l2, args.target, base.hard_checks, capped=False)
     data.setdefault("recalibration", {})["taught"] = [0.0, 1.0]  # the model of its own replaces it
     data["with_set"] = model.to_json(
         {
@@ -496,25 +484,81 @@ def fit_with_set(args: argparse.Namespace) -> Json:
             + ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets)
             + "; each win read with its enrollment's set",
             "photos": len(rows),
-            "right": int(right.sum()),
+            "right": int(sum(r["right"] for r in rows)),
             "l2": args.l2,
             "threshold_target": args.target,
         }
     )
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
-    flagged = hard | (p < threshold)
-    before = np.array(
-        [base.flags(base.p_right(_features(r), True), _notes(r), True) for r in rows], bool
+    return {**figures, "base_model": _flagged_by(base, rows, taught=True)}
+
+
+def fit_without_set(args: argparse.Namespace) -> Json:
+    """The base model fitted again on the kept readings of `--sets` read with no set, as
+    `fit_with_set` fits its model (its threshold likewise, the base model's hard checks
+    kept), held under the decoder's confidence as before; its recalibration for readings
+    with no set becomes the identity (it is fitted on them), and the model for readings with
+    a set stays as it is. Written to `--out`."""
+    path = Path(args.model) if args.model else shipped("review").path
+    data = json.loads(path.read_text())
+    base = ReviewModel.from_json(data)
+    rows = [r for r in kept_rows(args) if not r["taught"]]
+    model, figures = _fitted_alone(rows, args.l2, args.target, base.hard_checks, capped=True)
+    fitted_on = {
+        "data": "benchmarks/sets.py render, seeds "
+        + ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets)
+        + "; each win read with no set",
+        "photos": len(rows),
+        "right": int(sum(r["right"] for r in rows)),
+        "l2": args.l2,
+        "threshold_target": args.target,
+        "flag": "probability_and_hard_checks",
+    }
+    written = replace(model, no_set=IDENTITY, taught=base.taught).to_json(fitted_on)
+    if "with_set" in data:  # kept as written, with the record of what it was fitted on
+        written["with_set"] = data["with_set"]
+    Path(args.out).write_text(json.dumps(written, indent=1) + "\n")
+    return {**figures, "base_model": _flagged_by(base, rows, taught=False)}
+
+
+def _fitted_alone(
+    rows: list[Json], l2: float, target: float, hard_checks: frozenset[NoteCode], capped: bool
+) -> tuple[ReviewModel, Json]:
+    """A logistic model fitted on `rows`, its threshold the lowest at which their complete
+    wins, out of fold, are at least `target` right unflagged (`hard_checks` flag whatever
+    the probability); and its out-of-fold figures. The threshold holds the target on the
+    wins whose every hand tile shows (what the benchmarks measure); the others, never right,
+    are fitted on all the same."""
+    p = out_of_fold(rows, l2=l2, capped=capped)
+    right = np.array([r["right"] for r in rows], bool)
+    hard = hard_flags(rows, hard_checks)
+    complete = np.array([r["complete"] for r in rows], bool)
+    threshold = choose_threshold(
+        p[complete], right[complete], hard[complete], np.ones(int(complete.sum()), bool), target
     )
-    return {
+    x, y = _matrix(rows)
+    model = replace(
+        fit_logistic(x, y, l2, capped=capped), threshold=threshold, hard_checks=hard_checks
+    )
+    flagged = hard | (p < threshold)
+    return model, {
         "photos": len(rows),
         "complete": int(complete.sum()),
         "right": round(float(right[complete].mean()), 4),
         "threshold": threshold,
         "out_of_fold": flag_figures(flagged[complete], right[complete]),
-        "base_model": flag_figures(before[complete], right[complete]),
         "weights": dict(zip(FEATURES, np.round(model.weights, 3).tolist(), strict=True)),
     }
+
+
+def _flagged_by(model: ReviewModel, rows: list[Json], taught: bool) -> Json:
+    """`model`'s flag on the complete wins of `rows` (each read with a set where `taught`)."""
+    complete = [r for r in rows if r["complete"]]
+    flagged = np.array(
+        [model.flags(model.p_right(_features(r), taught), _notes(r), taught) for r in complete],
+        bool,
+    )
+    return flag_figures(flagged, np.array([r["right"] for r in complete], bool))
 
 
 def _features(row: Json) -> np.ndarray | None:
@@ -578,11 +622,24 @@ def main() -> None:
     w.add_argument("--out", default=str(shipped("review").path))
     w.add_argument("--l2", type=float, default=10.0)
     w.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
-    for command in (f, e, r, w):
+    o = sub.add_parser("fit-no-set", help="the base model fitted again on readings with no set")
+    o.add_argument("--sets", nargs="+", required=True, help=sets_help)
+    o.add_argument("--n", type=int, help="the first N photos of each design only")
+    o.add_argument("--model", help="the base review model JSON (default: the shipped one)")
+    o.add_argument("--out", default=str(shipped("review").path))
+    o.add_argument("--l2", type=float, default=1.0)
+    o.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
+    for command in (f, e, r, w, o):
         command.add_argument("--tiles", default="tiles", help="--sets: each folder's tiles cache")
         command.add_argument("--rows", help="--sets: keep the readings in this JSON file")
     args = parser.parse_args()
-    steps = {"fit": fit, "eval": evaluate, "recalibrate": recalibrate, "fit-set": fit_with_set}
+    steps = {
+        "fit": fit,
+        "eval": evaluate,
+        "recalibrate": recalibrate,
+        "fit-set": fit_with_set,
+        "fit-no-set": fit_without_set,
+    }
     result = steps[args.command](args)
     print(json.dumps(result, indent=1))
 

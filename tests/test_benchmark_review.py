@@ -54,3 +54,59 @@ def test_platt_scaling_recovers_the_map_the_outcomes_were_drawn_with() -> None:
     assert a == pytest.approx(1.0, abs=0.1) and b == pytest.approx(0.8, abs=0.1)
     mapped = 1.0 / (1.0 + np.exp(-(a + b * np.log(p / (1 - p)))))
     assert expected_calibration_error(mapped, right) < expected_calibration_error(p, right) / 3
+
+
+def test_fit_no_set_refits_the_base_model_on_readings_with_no_set_and_keeps_the_set_model(
+    tmp_path: Path,
+) -> None:
+    import argparse
+    import json
+
+    from benchmarks.review import fit_without_set
+    from vision.calibration import FEATURES, ReviewModel
+    from vision.registry import shipped
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for k in range(400):
+        right = bool(k % 3)
+        features = rng.normal(0.0, 1.0, len(FEATURES))
+        features[0] = np.log(0.97 if right else 0.6) + rng.normal(0.0, 0.05)  # log confidence
+        rows.append(
+            {
+                "photo": f"{k}",
+                "taught": False,
+                "right": right,
+                "complete": True,
+                "checks": [],
+                "features": features.tolist(),
+            }
+        )
+    # Readings with a set, all wrong at high confidence: fitted on, they would pull the
+    # model's weight on the confidence down.
+    rows += [dict(r, taught=True, right=False, features=[0.0] * len(FEATURES)) for r in rows[:200]]
+    kept = tmp_path / "rows.json"
+    kept.write_text(json.dumps(rows))
+    out = tmp_path / "review.json"
+    args = argparse.Namespace(
+        sets=["unused"],
+        tiles="tiles",
+        rows=str(kept),
+        n=None,
+        model=None,
+        out=str(out),
+        l2=1.0,
+        target=0.99,
+    )
+    figures = fit_without_set(args)
+
+    shipped_json = json.loads(shipped("review").path.read_text())
+    written = json.loads(out.read_text())
+    assert written["with_set"] == shipped_json["with_set"]
+    assert written["recalibration"]["no_set"] == [0.0, 1.0]
+    assert written["fitted_on"]["photos"] == 400 and figures["photos"] == 400
+    model = ReviewModel.from_json(written)
+    p = np.array([model.p_right(np.array(r["features"])) for r in rows[:400]])
+    right = np.array([r["right"] for r in rows[:400]])
+    assert p[right].min() > p[~right].max()  # the confidence parts them, and the fit found it
+    assert figures["out_of_fold"]["unflagged_right"] >= 0.99
