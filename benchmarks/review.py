@@ -478,17 +478,7 @@ def fit_with_set(args: argparse.Namespace) -> Json:
     rows = [r for r in kept_rows(args) if r["taught"]]
     model, figures = _fitted_alone(rows, args.l2, args.target, base.hard_checks, capped=False)
     data.setdefault("recalibration", {})["taught"] = [0.0, 1.0]  # the model of its own replaces it
-    data["with_set"] = model.to_json(
-        {
-            "data": "benchmarks/sets.py render, seeds "
-            + ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets)
-            + "; each win read with its enrollment's set",
-            "photos": len(rows),
-            "right": int(sum(r["right"] for r in rows)),
-            "l2": args.l2,
-            "threshold_target": args.target,
-        }
-    )
+    data["with_set"] = model.to_json(_fitted_on(args, rows, "with its enrollment's set"))
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
     return {**figures, "base_model": _flagged_by(base, rows, taught=True)}
 
@@ -504,21 +494,24 @@ def fit_without_set(args: argparse.Namespace) -> Json:
     base = ReviewModel.from_json(data)
     rows = [r for r in kept_rows(args) if not r["taught"]]
     model, figures = _fitted_alone(rows, args.l2, args.target, base.hard_checks, capped=True)
-    fitted_on = {
-        "data": "benchmarks/sets.py render, seeds "
-        + ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets)
-        + "; each win read with no set",
-        "photos": len(rows),
-        "right": int(sum(r["right"] for r in rows)),
-        "l2": args.l2,
-        "threshold_target": args.target,
-        "flag": "probability_and_hard_checks",
-    }
+    fitted_on = {**_fitted_on(args, rows, "with no set"), "flag": "probability_and_hard_checks"}
     written = replace(model, no_set=IDENTITY, taught=base.taught).to_json(fitted_on)
     if "with_set" in data:  # kept as written, with the record of what it was fitted on
         written["with_set"] = data["with_set"]
     Path(args.out).write_text(json.dumps(written, indent=1) + "\n")
     return {**figures, "base_model": _flagged_by(base, rows, taught=False)}
+
+
+def _fitted_on(args: argparse.Namespace, rows: list[Json], read: str) -> Json:
+    """What a model fitted on the kept readings `rows` of `args.sets` records of its data."""
+    seeds = ", ".join(Path(d).name.rsplit("_", 1)[-1] for d in args.sets)
+    return {
+        "data": f"benchmarks/sets.py render, seeds {seeds}; each win read {read}",
+        "photos": len(rows),
+        "right": int(sum(r["right"] for r in rows)),
+        "l2": args.l2,
+        "threshold_target": args.target,
+    }
 
 
 def _fitted_alone(
