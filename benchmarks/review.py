@@ -608,21 +608,22 @@ def main() -> None:
     r.add_argument("--n", type=int, help="the first N photos of each design only")
     r.add_argument("--model", help="review model JSON (default: the shipped one)")
     r.add_argument("--out", default=str(shipped("review").path))
-    w = sub.add_parser("fit-set", help="a model of its own for readings with a taught set")
-    w.add_argument("--sets", nargs="+", required=True, help=sets_help)
-    w.add_argument("--n", type=int, help="the first N photos of each design only")
-    w.add_argument("--model", help="the base review model JSON (default: the shipped one)")
-    w.add_argument("--out", default=str(shipped("review").path))
-    w.add_argument("--l2", type=float, default=10.0)
-    w.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
-    o = sub.add_parser("fit-no-set", help="the base model fitted again on readings with no set")
-    o.add_argument("--sets", nargs="+", required=True, help=sets_help)
-    o.add_argument("--n", type=int, help="the first N photos of each design only")
-    o.add_argument("--model", help="the base review model JSON (default: the shipped one)")
-    o.add_argument("--out", default=str(shipped("review").path))
-    o.add_argument("--l2", type=float, default=1.0)
-    o.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
-    for command in (f, e, r, w, o):
+    # The two models fitted alone on one kind of reading: (command, help, default L2).
+    alone = (
+        ("fit-set", "a model of its own for readings with a taught set", 10.0),
+        ("fit-no-set", "the base model fitted again on readings with no set", 1.0),
+    )
+    alone_parsers = []
+    for name, help_text, l2 in alone:
+        a = sub.add_parser(name, help=help_text)
+        a.add_argument("--sets", nargs="+", required=True, help=sets_help)
+        a.add_argument("--n", type=int, help="the first N photos of each design only")
+        a.add_argument("--model", help="the base review model JSON (default: the shipped one)")
+        a.add_argument("--out", default=str(shipped("review").path))
+        a.add_argument("--l2", type=float, default=l2)
+        a.add_argument("--target", type=float, default=0.99, help="unflagged reads right, at least")
+        alone_parsers.append(a)
+    for command in (f, e, r, *alone_parsers):
         command.add_argument("--tiles", default="tiles", help="--sets: each folder's tiles cache")
         command.add_argument("--rows", help="--sets: keep the readings in this JSON file")
     args = parser.parse_args()
