@@ -147,14 +147,45 @@ def find_rows(tiles: Tiles) -> list[list[int]]:
     return [sorted(row, key=lambda i: x[i]) for row in rows]
 
 
-def _faces_only(probs: FloatArray, row: list[int]) -> list[int]:
-    """The row without the tiles read face down, where only they make its length one the
-    order has no row of: an enrollment shows faces, and a face-down tile at a row's end
-    (a wall or a hand beside the rows) is no face of it. A blank face read as a back in a
-    row of the right length stays."""
-    lengths = {len(codes) for codes in STANDARD_ROWS} | {len(FLOWERS), len(FLOWERS) // 2}
-    faces = [i for i in row if probs[i].argmax() != CLASSES.index(BACK)]
-    return faces if len(row) not in lengths and len(faces) in lengths else row
+def _faces_only(probs: FloatArray, rows: list[list[int]]) -> list[list[int]]:
+    """`rows` (in the order's places) each without its tiles read face down, where only
+    they keep it from the length its place in the order holds: an enrollment shows faces,
+    and a face-down tile in line with a row (a wall or a hand beside the rows, a card or a
+    pale patch of the cloth) is no face of it. A blank face read as a back in a row of its
+    place's length stays."""
+    back = CLASSES.index(BACK)
+    out = []
+    for place, row in enumerate(rows):
+        wanted = {len(STANDARD_ROWS[place])} if place < 4 else {len(FLOWERS), len(FLOWERS) // 2}
+        faces = [i for i in row if probs[i].argmax() != back]
+        out.append(faces if len(row) not in wanted and len(faces) in wanted else row)
+    return out
+
+
+def _end_trimmed(probs: FloatArray, rows: list[list[int]]) -> tuple[list[list[int]], list[str]]:
+    """`rows` (in the order's places) each without a tile at one of its ends where it holds
+    one more than its place of the four suits' and honours' rows and the order fits the
+    classifier's reading best without that end tile (a prop, a pale patch of the cloth or a
+    tile of a wall in line with the row); and a warning for each tile so left out. A row one
+    long whose odd tile lies inside it stays as it is, to be refused."""
+    out, warnings = [], []
+    for place, row in enumerate(rows):
+        want = STANDARD_ROWS[place] if place < 4 else ()
+        if len(row) != len(want) + 1:
+            out.append(row)
+            continue
+        fits = [row[:k] + row[k + 1 :] for k in range(len(row))]
+        best = max(range(len(row)), key=lambda k: _log_likelihood(probs, fits[k], want))
+        if best not in (0, len(row) - 1):
+            out.append(row)
+            continue
+        out.append(fits[best])
+        end = "first" if best == 0 else "last"
+        warnings.append(
+            f"row {place + 1} ({ROW_NAMES[place]}) holds {len(row)} tiles: its {end} is "
+            "taken for no face of the order and left out"
+        )
+    return out, warnings
 
 
 def _log_likelihood(probs: FloatArray, row: list[int], codes: tuple[str, ...]) -> float:
@@ -215,29 +246,34 @@ def read_enrollment(tiles: Tiles) -> Enrollment:
     """Label the tiles of an enrollment photo (module docstring); raises EnrollmentError."""
     if len(tiles) == 0:
         raise EnrollmentError(f"no tiles found; lay one face of each, {ORDER_TEXT}")
-    found = [_faces_only(tiles.probs, row) for row in find_rows(tiles)]
     # A row of the order holds 4 tiles at least: fewer are strays (a prop, a tile aside).
-    seen = [row for row in found if len(row) >= MIN_ROW]
-    strays = len(tiles) - sum(len(row) for row in seen)
+    seen = [row for row in find_rows(tiles) if len(row) >= MIN_ROW]
     # The same photo taken from across the table: the rows and each row the other way.
     turned = [row[::-1] for row in seen[::-1]]
-    fits: list[tuple[list[list[int]], list[tuple[str, ...]]]] = []
+    fits: list[tuple[list[list[int]], list[tuple[str, ...]], list[str]]] = []
     refusals: list[EnrollmentError] = []
-    for rows in (seen, turned):
-        try:
-            fits.append((rows, _row_codes(len(rows), [len(r) for r in rows], tiles.probs, rows)))
-        except EnrollmentError as exc:
-            refusals.append(exc)
+    for laid in (seen, turned):
+        faces = _faces_only(tiles.probs, laid)
+        # A row one too long is refused as laid; trimmed at an end, it may fit.
+        for rows, trims in ((faces, []), _end_trimmed(tiles.probs, faces)):
+            try:
+                codes = _row_codes(len(rows), [len(r) for r in rows], tiles.probs, rows)
+            except EnrollmentError as exc:
+                refusals.append(exc)
+                continue
+            fits.append((rows, codes, trims))
+            break
     if not fits:
         raise refusals[0]  # as the photo shows it: the row a person can find
-    rows, codes = max(fits, key=lambda fit: _rows_likelihood(tiles.probs, *fit))
+    rows, codes, trims = max(fits, key=lambda fit: _rows_likelihood(tiles.probs, *fit[:2]))
+    strays = len(tiles) - sum(len(row) for row in rows) - len(trims)
     if len(codes) == 5 and len(codes[4]) == 4:  # four flowers, or four seasons?
         seasons = _log_likelihood(tiles.probs, rows[4], FLOWERS[4:])
         if seasons > _log_likelihood(tiles.probs, rows[4], FLOWERS[:4]):
             codes[4] = FLOWERS[4:]
     _check_rows(tiles.probs, rows, codes)
     labels: list[str | None] = [None] * len(tiles)
-    warnings = []
+    warnings = list(trims)
     if strays:
         warnings.append(
             f"{strays} tile{'s' if strays != 1 else ''} outside the rows or face down left out"

@@ -95,6 +95,22 @@ def test_an_extra_tile_is_pointed_at() -> None:
         read_enrollment(_tiles(rows))
 
 
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_tile_beyond_a_rows_end_is_left_out_with_a_warning(turned: bool) -> None:
+    """A pale patch of the cloth in line with the honours, read as a white dragon: the row
+    of eight fits the order without its first tile, and the rest are taught."""
+    rows = _order()
+    rows[3] = ["P", *rows[3]]
+    enrollment = read_enrollment(_tiles(rows, turned))
+    truth = [c for row in _order() for c in row]
+    assert enrollment.labels == [*truth[:27], None, *truth[27:]]
+    # First in the order's direction, whichever side of the table the photo is taken from.
+    assert enrollment.warnings == [
+        "row 4 (honours E S W N C F P) holds 8 tiles: its first is taken for no face of "
+        "the order and left out"
+    ]
+
+
 def test_rows_laid_in_another_order_are_refused() -> None:
     rows = _order()
     rows[1], rows[2] = rows[2], rows[1]
@@ -166,6 +182,18 @@ def test_a_face_down_tile_at_a_rows_end_is_left_out(turned: bool) -> None:
     enrollment = read_enrollment(_tiles(rows, turned))
     truth = [c for row in _order() for c in row]
     assert enrollment.labels == [None, *truth]
+    assert enrollment.warnings == ["1 tile outside the rows or face down left out"]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_face_down_tile_making_a_row_as_long_as_another_is_left_out(turned: bool) -> None:
+    """A pale patch of the cloth read as a back in line with the honours: eight tiles, as
+    long as the flowers' row, yet the honours' place holds seven."""
+    rows = _order()
+    rows[3] = ["back", *rows[3]]
+    enrollment = read_enrollment(_tiles(rows, turned))
+    truth = [c for row in _order() for c in row]
+    assert enrollment.labels == [*truth[:27], None, *truth[27:]]
     assert enrollment.warnings == ["1 tile outside the rows or face down left out"]
 
 
