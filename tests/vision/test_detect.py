@@ -285,3 +285,42 @@ def test_the_look_sees_a_row_alike_however_the_photo_is_turned() -> None:
     inner = (slice(None), 0, slice(8, -8), slice(8, -8))
     variants = [tcrops, tcrops[..., ::-1, ::-1], tcrops[..., ::-1, :], tcrops[..., :, ::-1]]
     assert min(float(np.abs(v[inner] - crops[inner]).mean()) for v in variants) < 0.02
+
+
+class _ScriptedDetector(Detector):
+    """A detector whose network passes are scripted: two sure tiles in a row and, only to a
+    look that keeps faint peaks, a pale face lying three face widths below them and a speck
+    of cloth far off."""
+
+    def __init__(self) -> None:  # no model: `_run` is scripted
+        self.regions: list[tuple[int, int]] = []
+        self.passes = 0
+
+    def _run(self, image: np.ndarray, scale: float, threshold: float) -> Tiles:
+        self.passes += 1
+        if self.passes > 2:  # the closer pass: where it looked
+            self.regions.append(image.shape[:2])
+            return Tiles.empty()
+        faces = [((100, 100), 0.9), ((130, 100), 0.9), ((100, 190), 0.2), ((500, 400), 0.2)]
+        kept = [(xy, c) for xy, c in faces if c >= threshold]
+        quads = np.array(
+            [[[x, y], [x + 24, y], [x + 24, y + 30], [x, y + 30]] for (x, y), _ in kept],
+            np.float32,
+        )
+        boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1)
+        n = len(kept)
+        return Tiles(boxes, quads, np.array([c for _, c in kept]), np.zeros(n), np.zeros(n))
+
+
+def test_the_closer_pass_looks_where_the_first_saw_a_tile_only_faintly() -> None:
+    """The closer pass's region holds the first pass's faint detections near its sure ones:
+    drawn round the sure tiles alone (a margin of two face widths), it cut off a blank white
+    dragon lying a row below them, which the closer look finds surely; a faint detection far
+    from every sure tile does not widen it."""
+    scripted = _ScriptedDetector()
+    scripted._looks(np.zeros((480, 640, 3), np.uint8), 1.0, 0.3)
+    ((height, width),) = scripted.regions
+    margin = 2 * 24  # two face short sides
+    top, bottom = 100 - margin, 190 + 30 + margin  # the sure row's top, the faint face's foot
+    left, right = 100 - margin, 130 + 24 + margin  # the sure row's ends
+    assert (height, width) == (bottom - top, right - left)
