@@ -45,15 +45,26 @@ from benchmarks.recognize import (
     faint_of,
     models_read,
 )
-from scoring.tiles import BACK, CLASSES
+from scoring.tiles import BACK, CLASSES, FLOWERS
 from vision.calibration import judged_with_set
 from vision.enroll import EnrollmentError
 from vision.load import load_photo
 from vision.pipeline import Recognizer, interpret
 from vision.recut import recut
 from vision.teaching import Label, enrollment_looks, label_looks
-from vision.tileset import BACK_TERMS, DISTINCT, GAP, TERMS, WEIGHTS, TileSet, joint_reading
-from vision.types import FloatArray, Tiles
+from vision.tileset import (
+    BACK_TERMS,
+    DISTINCT,
+    FLOWER_TEMPERATURE,
+    GAP,
+    TERMS,
+    WEIGHTS,
+    TileSet,
+    joint_reading,
+    split_flowers,
+    tempered,
+)
+from vision.types import FLOWER_SLICE, FloatArray, Tiles
 
 if TYPE_CHECKING:
     from datasets.scene import Scene
@@ -456,6 +467,71 @@ def camerash(args: argparse.Namespace) -> Json:
     return out
 
 
+def fit_flowers(args: argparse.Namespace) -> Json:
+    """The temperature at which the joint reading splits a flower tile's mass among the
+    eight (`vision.tileset.FLOWER_TEMPERATURE`), fitted by maximum likelihood on the flower
+    tiles of the first `--n` wins of each design folder, read with the enrollment's set;
+    with the log loss and calibration error of the split (which of the eight, given a
+    flower) before and after, per design."""
+    recognizer = Recognizer()
+    split, truth, designs = [], [], []
+    for folder in folders_of(args.data):
+        tileset, why = teach(recognizer, folder)
+        if tileset is None:
+            print(f"{folder.name}: enrollment refused ({why})", file=sys.stderr)
+            continue
+        for path in taught_photos(folder, args.n, 0):
+            anns = json.loads(path.read_text())["annotations"]
+            if not any(a["code"] in FLOWERS and not a.get("face_down") for a in anns):
+                continue
+            jpg = path.with_suffix(".jpg")
+            tiles, _ = models_read(recognizer, jpg, folder / args.tiles)
+            taught = recognizer.read_with_set(load_photo(jpg), tiles, tileset)
+            # As read at temperature 1: the shipped split undone (a power, so exactly).
+            probs = split_flowers(taught.probs, 1.0 / FLOWER_TEMPERATURE)
+            for i, label in zip(*_matched(taught, anns), strict=True):
+                if CLASSES[label] in FLOWERS:
+                    flowers = probs[i, FLOWER_SLICE].astype(np.float64)
+                    split.append(flowers / max(flowers.sum(), 1e-30))
+                    truth.append(FLOWERS.index(CLASSES[label]))
+                    designs.append(folder.name)
+    if not truth:
+        raise SystemExit("fit-flowers: no flower tile matched in the wins read")
+    p, want = np.array(split), np.array(truth)
+    best = best_temperature(p, want)
+    per_design = {}
+    for design in sorted(set(designs)):
+        keep = np.array([d == design for d in designs])
+        per_design[design] = {
+            "flower_tiles": int(keep.sum()),
+            "named_right": round(float((p[keep].argmax(axis=1) == want[keep]).mean()), 4),
+            "ece": [round(_split_ece(p[keep], want[keep], T), 4) for T in (1.0, best)],
+        }
+    return {
+        "flower_tiles": len(want),
+        "temperature": round(best, 3),
+        "log_loss": [round(_split_loss(p, want, T), 4) for T in (1.0, best)],
+        "ece": [round(_split_ece(p, want, T), 4) for T in (1.0, best)],
+        "per_design": per_design,
+    }
+
+
+def best_temperature(p: FloatArray, truth: np.ndarray) -> float:
+    """The temperature (0.1-3, a grid 1 % apart) at which the rows of `p`, tempered
+    (`vision.tileset.tempered`), give the classes `truth` the most likelihood."""
+    grid = np.exp(np.linspace(np.log(0.1), np.log(3.0), 341))
+    return float(min(grid, key=lambda T: _split_loss(p, truth, T)))
+
+
+def _split_loss(p: FloatArray, truth: np.ndarray, temperature: float) -> float:
+    q = tempered(p, temperature)[np.arange(len(truth)), truth]
+    return float(-np.log(np.maximum(q, 1e-12)).mean())
+
+
+def _split_ece(p: FloatArray, truth: np.ndarray, temperature: float) -> float:
+    return ece(tempered(p, temperature).astype(np.float32), list(truth), bins=10)
+
+
 def enrollments(args: argparse.Namespace) -> Json:
     """Fresh enrollment photos of every source (a new set each): how many are accepted (by
     their sure tiles, or once faint faces fill the rows' gaps, as teaching does), how many of
@@ -554,6 +630,10 @@ def main() -> None:
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])
     c.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    fl = sub.add_parser("fit-flowers", help="fit the temperature of the flowers' split")
+    fl.add_argument("--data", nargs="+", required=True)
+    fl.add_argument("--n", type=int, default=100000, help="the first N wins of each design")
+    fl.add_argument("--tiles", default="tiles", help="each design folder's cache of tiles")
     n = sub.add_parser("enrollments", help="fresh enrollment photos: accepted and right")
     every = ["kde", "gnome", "procedural", "unicode", "fluffystuff", "pixel"]
     n.add_argument("--sources", nargs="+", default=every)
@@ -563,6 +643,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.step == "enrollments":
         print(json.dumps(enrollments(args), indent=1))
+    elif args.step == "fit-flowers":
+        print(json.dumps(fit_flowers(args), indent=1))
     elif args.step == "render":
         render(Path(args.out), args.designs, args.n, args.seed, args.size)
     elif args.step == "fit":

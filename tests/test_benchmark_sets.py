@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.sets import _matched, ece, in_sight, newton_fit
+from benchmarks.sets import _matched, best_temperature, ece, in_sight, newton_fit
 from scoring.tiles import CLASSES
 from vision.types import Tiles
 
@@ -30,6 +30,19 @@ def test_the_fit_recovers_the_weights_the_tiles_were_drawn_with() -> None:
     truth = [int(rng.choice(k, p=row)) for row in p]
     fitted = np.array(newton_fit(feats, truth))
     np.testing.assert_allclose(fitted, truth_weights, rtol=0.15)
+
+
+def test_the_flowers_temperature_undoes_a_split_read_too_evenly() -> None:
+    """Classes drawn from softmax(u), read as softmax(u / 2): the temperature that
+    calibrates the reading again is 0.5."""
+    rng = np.random.default_rng(1)
+    u = rng.normal(0.0, 2.0, (3000, 8))
+    true = np.exp(u - u.max(axis=1, keepdims=True))
+    true /= true.sum(axis=1, keepdims=True)
+    read = np.exp(u / 2 - (u / 2).max(axis=1, keepdims=True))
+    read /= read.sum(axis=1, keepdims=True)
+    truth = np.array([rng.choice(8, p=row) for row in true])
+    assert abs(best_temperature(read, truth) - 0.5) < 0.05
 
 
 def test_ece_is_zero_when_confidence_matches_accuracy_and_counts_overconfidence() -> None:

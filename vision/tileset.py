@@ -34,8 +34,9 @@ A face the classifier misreads on every copy (a bird 1-bamboo it takes for East)
 on the looks it was taught from too: g_c gives back, for every copy, part of what the
 classifier's systematic error takes from it. Fitted on the training sources' designs, where
 the classifier is rarely wrong, the weights trust it too much for a set it never saw; fitted
-on full sets alone, a partial set reads worse than no set. Nothing is fitted per set: a set
-only adds looks.
+on full sets alone, a partial set reads worse than no set. Which of the eight flowers a
+flower tile is, is then sharpened by one fitted temperature (`FLOWER_TEMPERATURE`). Nothing
+is fitted per set: a set only adds looks.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ import numpy.typing as npt
 from scoring.tiles import BACK, CLASSES, FACES
 from vision.classify import FACE_MARGIN
 from vision.looks import alike_to, describe_crops
-from vision.types import FloatArray
+from vision.types import FLOWER_SLICE, FloatArray
 
 FORMAT = 1  # the set file's layout; a newer one is refused by an older reader
 CROP_H, CROP_W = 80, 64  # the classifier's input: what a look's crop is kept at
@@ -80,6 +81,12 @@ BACK_TERMS = (4, 5)  # F and E
 GAP = 6  # G
 DISTINCT = (7, 8)  # B' and D'
 _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never vetoes a look
+# Which flower a flower is: the weights above are fitted over all 43 classes at once, where
+# flowers are few, and split a flower tile's mass among the eight too evenly (KDE classic's
+# flowers, every one named right, at 0.87 on average). The split is sharpened by this
+# temperature, fitted by maximum likelihood on the flower tiles of held-out designs' wins read
+# with their enrollment's set (`python benchmarks/sets.py fit-flowers`, docs/tilesets.md).
+FLOWER_TEMPERATURE = 0.559
 
 UInt8Array = npt.NDArray[np.uint8]
 
@@ -453,9 +460,32 @@ def joint_features(
     return np.concatenate([nine, coverage * nine], axis=2).astype(np.float32)
 
 
-def joint_reading(features: FloatArray, weights: Sequence[float] = WEIGHTS) -> FloatArray:
-    """softmax over classes of `features` (`joint_features`) weighed by `weights`."""
+def joint_reading(
+    features: FloatArray,
+    weights: Sequence[float] = WEIGHTS,
+    flower_temperature: float = FLOWER_TEMPERATURE,
+) -> FloatArray:
+    """softmax over classes of `features` (`joint_features`) weighed by `weights`, the
+    flowers' share split among the eight at `flower_temperature` (`split_flowers`)."""
     z = features @ np.asarray(weights, np.float32)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+    return split_flowers(np.asarray(e / e.sum(axis=1, keepdims=True)), flower_temperature)
+
+
+def split_flowers(probs: FloatArray, temperature: float) -> FloatArray:
+    """`probs` (n, 43) with each row's flower mass kept and split among the eight flowers
+    in proportion to their probabilities raised to 1 / `temperature`."""
+    out = np.asarray(probs, dtype=np.float32).copy()
+    if temperature == 1.0 or len(out) == 0:
+        return out
+    flowers = out[:, FLOWER_SLICE].astype(np.float64)
+    out[:, FLOWER_SLICE] = flowers.sum(axis=1, keepdims=True) * tempered(flowers, temperature)
+    return out
+
+
+def tempered(probs: npt.NDArray[np.floating], temperature: float) -> npt.NDArray[np.float64]:
+    """Each row of `probs` raised to 1 / `temperature` and scaled to sum to 1."""
+    logs = np.log(np.maximum(probs, 1e-30)) / temperature
+    e = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True))

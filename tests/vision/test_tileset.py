@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.tiles import BACK, CLASSES
+from scoring.tiles import BACK, CLASSES, FLOWERS
 from vision.tileset import (
     CROP_H,
     CROP_W,
@@ -15,6 +15,7 @@ from vision.tileset import (
     check_name,
     joint_features,
     joint_reading,
+    split_flowers,
 )
 
 D = 16
@@ -249,3 +250,20 @@ def test_a_face_is_as_distinct_as_the_set_holds_no_face_like_it() -> None:
     assert d[CLASSES.index("3s")] == pytest.approx(1.0, abs=1e-5)
     assert d[CLASSES.index("E")] == 0.0
     assert TileSet("t").with_looks(["1h"], e[:1], crops[:1], ["a"], "m").distinctness.max() == 0.0
+
+
+def test_the_flowers_split_is_sharpened_and_their_mass_kept() -> None:
+    """Which flower a flower tile is, sharpened: the order of the eight and the mass of the
+    flowers against every other face stay as they were."""
+    flowers = [CLASSES.index(code) for code in FLOWERS]
+    probs = np.full((1, len(CLASSES)), 0.2 / (len(CLASSES) - 8), np.float32)
+    probs[0, flowers] = [0.4, 0.2, 0.1, 0.1, 0.0, 0.0, 0.0, 0.0]
+    sharp = split_flowers(probs, 0.5)
+    assert sharp.sum() == pytest.approx(1.0, abs=1e-6)
+    assert sharp[0, flowers].sum() == pytest.approx(0.8, abs=1e-6)
+    assert sharp[0, flowers[0]] == pytest.approx(0.8 * 16 / 22, abs=1e-6)  # 0.4^2 / sum of squares
+    others = [i for i in range(len(CLASSES)) if i not in flowers]
+    np.testing.assert_allclose(sharp[0, others], probs[0, others])
+    np.testing.assert_allclose(split_flowers(probs, 1.0), probs)
+    # The split at 1 / T undoes the split at T.
+    np.testing.assert_allclose(split_flowers(sharp, 2.0), probs, atol=1e-6)
