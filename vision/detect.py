@@ -73,18 +73,6 @@ COARSE_SIDE = 320
 LARGE_TILE = 80.0
 TARGET_LARGE = 48.0
 MAX_SECOND_SIDE = 1280
-# The closer pass's region holds, besides the tiles the first pass keeps, its faint
-# detections (down to REGION_CONFIDENCE) within NEAR_SURE face short sides of a kept one: a
-# tile the first pass sees only faintly (a blank white dragon a row below the others) is
-# seen again close up, where it may be found surely; cut off by a region drawn round the
-# sure tiles alone, it was not. Faint detections far from every kept one (cloth, keys) do
-# not widen it: with every faint one, tile-free tables (`benchmarks.clutter`, seed 9982)
-# gave 0.057 false tiles a photo against 0.037; with the near ones (4, the first value
-# tried), 0.017; held-out tables (seed 9991, 640 px) box recall 98.36 -> 98.60 %, precision
-# 99.02 -> 99.20 %. A first pass with no confident tile sizes its specks against all its
-# detections, the faint ones too (`drop_specks`).
-REGION_CONFIDENCE = 0.1
-NEAR_SURE = 4.0
 PAD_VALUE = 114
 
 Image = npt.NDArray[np.uint8]
@@ -271,35 +259,27 @@ class Detector:
         and, where faces come out small, a closer pass."""
         h, w = image.shape[:2]
         coarse_scale = min(scale, COARSE_SIDE / max(h, w))
-        faint = min(threshold, REGION_CONFIDENCE)
-        coarse = self._run(image, coarse_scale, faint)
-        confident = coarse.corners[coarse.confidence >= max(CONFIDENT, threshold)]
+        coarse = self._run(image, coarse_scale, threshold)
+        confident = coarse.corners[coarse.confidence >= CONFIDENT]
         if len(confident):
             large = float(np.median(_face_short_sides(confident))) * scale  # first-pass px
             if large > LARGE_TILE:
                 return self._run(image, scale * TARGET_LARGE / large, threshold)
-        seen = coarse if coarse_scale == scale else self._run(image, scale, faint)
-        sure = seen.confidence >= threshold
-        tiles = seen[sure]
+        tiles = coarse if coarse_scale == scale else self._run(image, scale, threshold)
         if len(tiles):
             short = float(np.median(_face_short_sides(tiles.corners))) * scale
             if short < SMALL_TILE:
-                gap = np.linalg.norm(seen.centers[:, None] - tiles.centers[None], axis=2).min(
-                    axis=1
-                )
-                near = sure | (gap < NEAR_SURE * short / scale)
-                tiles = self._closer(image, seen[near], short / scale, threshold)
+                tiles = self._closer(image, tiles, short / scale, threshold)
         return tiles
 
-    def _closer(self, image: Image, seen: Tiles, short: float, threshold: float) -> Tiles:
-        """Run again on the region holding the tiles `seen` (faint ones too), scaled so faces
-        are ~TARGET_TILE px."""
+    def _closer(self, image: Image, tiles: Tiles, short: float, threshold: float) -> Tiles:
+        """Run again on the region holding the tiles, scaled so faces are ~TARGET_TILE px."""
         h, w = image.shape[:2]
         margin = 2.0 * short
-        x0 = int(max(0, seen.xyxy[:, 0].min() - margin))
-        y0 = int(max(0, seen.xyxy[:, 1].min() - margin))
-        x1 = int(min(w, seen.xyxy[:, 2].max() + margin))
-        y1 = int(min(h, seen.xyxy[:, 3].max() + margin))
+        x0 = int(max(0, tiles.xyxy[:, 0].min() - margin))
+        y0 = int(max(0, tiles.xyxy[:, 1].min() - margin))
+        x1 = int(min(w, tiles.xyxy[:, 2].max() + margin))
+        y1 = int(min(h, tiles.xyxy[:, 3].max() + margin))
         region = image[y0:y1, x0:x1]
         scale = min(TARGET_TILE / max(short, 1.0), MAX_SECOND_SIDE / max(x1 - x0, y1 - y0), 2.0)
         closer = self._run(region, scale, threshold)
