@@ -156,10 +156,18 @@ def _faces_only(probs: FloatArray, rows: list[list[int]]) -> list[list[int]]:
     back = CLASSES.index(BACK)
     out = []
     for place, row in enumerate(rows):
-        wanted = {len(STANDARD_ROWS[place])} if place < 4 else {len(FLOWERS), len(FLOWERS) // 2}
+        wanted = _lengths_at(place)
         faces = [i for i in row if probs[i].argmax() != back]
         out.append(faces if len(row) not in wanted and len(faces) in wanted else row)
     return out
+
+
+def _lengths_at(place: int) -> frozenset[int]:
+    """The lengths the order's row at `place` may have: a suit's nine, the honours' seven,
+    then the flowers and seasons, eight or a set's four."""
+    if place < 4:
+        return frozenset({len(STANDARD_ROWS[place])})
+    return frozenset({len(FLOWERS), len(FLOWERS) // 2})
 
 
 def _end_trimmed(probs: FloatArray, rows: list[list[int]]) -> tuple[list[list[int]], list[str]]:
@@ -233,7 +241,7 @@ def _row_codes(
             )
     codes = [tuple(row) for row in STANDARD_ROWS[:4]]
     if n_rows == 5:
-        if lengths[4] not in (4, 8):
+        if lengths[4] not in _lengths_at(4):
             raise EnrollmentError(
                 f"row 5 (flowers) holds {lengths[4]} tiles: lay all eight flowers and "
                 "seasons (or a set's four), 1 to 4 then 1 to 4, or leave the row out"
