@@ -61,7 +61,6 @@ from vision.tileset import (
     WEIGHTS,
     TileSet,
     joint_reading,
-    split_flowers,
     tempered,
 )
 from vision.types import FLOWER_SLICE, FloatArray, Tiles
@@ -468,52 +467,91 @@ def camerash(args: argparse.Namespace) -> Json:
 
 
 def fit_flowers(args: argparse.Namespace) -> Json:
-    """The temperature at which the joint reading splits a flower tile's mass among the
-    eight (`vision.tileset.FLOWER_TEMPERATURE`), fitted by maximum likelihood on the flower
-    tiles of the first `--n` wins of each design folder, read with the enrollment's set;
-    with the log loss and calibration error of the split (which of the eight, given a
-    flower) before and after, per design."""
+    """How the joint reading splits a flower tile's mass among the eight, fitted by maximum
+    likelihood on the flower tiles of the first `--n` wins of each design folder read with a
+    set taught in each way of `--teach-wins`: the temperature
+    (`vision.tileset.FLOWER_TEMPERATURE`) on those read with the enrollment's set (0), where
+    every flower is taught; the lift of an untaught flower (`UNTAUGHT_FLOWER`), at the
+    shipped temperature, on those read with a set taught from that many labelled wins. With
+    the log loss, the flowers named right and the calibration error of the split (which of
+    the eight, given a flower) before and after, per design."""
     recognizer = Recognizer()
-    split, truth, designs = [], [], []
-    for folder in folders_of(args.data):
-        tileset, why = teach(recognizer, folder)
+    rows: dict[int, list[tuple[FloatArray, np.ndarray, int, str]]] = {}
+    for folder, wins in itertools.product(folders_of(args.data), args.teach_wins):
+        tileset, why = teach(recognizer, folder, wins)
         if tileset is None:
             print(f"{folder.name}: enrollment refused ({why})", file=sys.stderr)
             continue
-        for path in taught_photos(folder, args.n, 0):
+        untaught = np.array([code not in tileset.faces for code in FLOWERS])
+        for path in taught_photos(folder, args.n, wins):
             anns = json.loads(path.read_text())["annotations"]
             if not any(a["code"] in FLOWERS and not a.get("face_down") for a in anns):
                 continue
             jpg = path.with_suffix(".jpg")
             tiles, _ = models_read(recognizer, jpg, folder / args.tiles)
-            taught = recognizer.read_with_set(load_photo(jpg), tiles, tileset)
-            # As read at temperature 1: the shipped split undone (a power, so exactly).
-            probs = split_flowers(taught.probs, 1.0 / FLOWER_TEMPERATURE)
-            for i, label in zip(*_matched(taught, anns), strict=True):
+            features = tileset_features(tileset, tiles)
+            photo = load_photo(jpg)
+            refiner = recognizer.detector.refiner
+            tiles, features = recut(photo, tiles, tileset, recognizer.classifier, refiner, features)
+            probs = joint_reading(features, flower_temperature=1.0, untaught_flower=0.0)
+            for i, label in zip(*_matched(tiles, anns), strict=True):
                 if CLASSES[label] in FLOWERS:
                     flowers = probs[i, FLOWER_SLICE].astype(np.float64)
-                    split.append(flowers / max(flowers.sum(), 1e-30))
-                    truth.append(FLOWERS.index(CLASSES[label]))
-                    designs.append(folder.name)
-    if not truth:
+                    split = flowers / max(flowers.sum(), 1e-30)
+                    truth = FLOWERS.index(CLASSES[label])
+                    rows.setdefault(wins, []).append((split, untaught, truth, folder.name))
+        print(f"{folder.name}, taught from {wins or 'the enrollment'}: done", file=sys.stderr)
+    if not rows:
         raise SystemExit("fit-flowers: no flower tile matched in the wins read")
-    p, want = np.array(split), np.array(truth)
-    best = best_temperature(p, want)
-    per_design = {}
-    for design in sorted(set(designs)):
-        keep = np.array([d == design for d in designs])
-        per_design[design] = {
-            "flower_tiles": int(keep.sum()),
-            "named_right": round(float((p[keep].argmax(axis=1) == want[keep]).mean()), 4),
-            "ece": [round(_split_ece(p[keep], want[keep], T), 4) for T in (1.0, best)],
+    out: Json = {}
+    if whole := rows.get(0):
+        p, _, want = _stacked(whole)
+        best = best_temperature(p, want)
+        out["temperature"] = round(best, 3)
+        out["enrollment"] = _split_figures(whole, [(1.0, 0.0), (best, 0.0)])
+    partial = [row for wins, taught in rows.items() if wins for row in taught]
+    if partial:
+        p, lift, want = _stacked(partial)
+        best_lift = best_untaught_lift(p, lift, want, FLOWER_TEMPERATURE)
+        out["untaught_flower"] = round(best_lift, 2)
+        at = [(FLOWER_TEMPERATURE, 0.0), (FLOWER_TEMPERATURE, best_lift)]
+        out["partial"] = {
+            str(wins): _split_figures(taught, at) for wins, taught in rows.items() if wins
         }
-    return {
-        "flower_tiles": len(want),
-        "temperature": round(best, 3),
-        "log_loss": [round(_split_loss(p, want, T), 4) for T in (1.0, best)],
-        "ece": [round(_split_ece(p, want, T), 4) for T in (1.0, best)],
-        "per_design": per_design,
-    }
+    return out
+
+
+def _stacked(
+    rows: list[tuple[FloatArray, np.ndarray, int, str]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The splits (n, 8), which flowers were untaught (n, 8, as 0 or 1) and the truth (n)."""
+    split = np.array([r[0] for r in rows])
+    untaught = np.array([r[1] for r in rows], np.float64)
+    return split, untaught, np.array([r[2] for r in rows])
+
+
+def _split_figures(
+    rows: list[tuple[FloatArray, np.ndarray, int, str]], at: list[tuple[float, float]]
+) -> Json:
+    """Flower tiles, then log loss, named right and ECE at each (temperature, lift) of `at`,
+    over all and per design."""
+
+    def figures(keep: np.ndarray) -> Json:
+        out: Json = {"flower_tiles": int(keep.sum())}
+        for key, measure in (("log_loss", _split_loss), ("named_right", _split_right)):
+            out[key] = [
+                round(measure(p[keep], want[keep], t, lift * untaught[keep]), 4) for t, lift in at
+            ]
+        out["ece"] = [
+            round(_split_ece(p[keep], want[keep], t, lift * untaught[keep]), 4) for t, lift in at
+        ]
+        return out
+
+    p, untaught, want = _stacked(rows)
+    designs = np.array([r[3] for r in rows])
+    result = figures(np.ones(len(rows), bool))
+    result["per_design"] = {d: figures(designs == d) for d in sorted(set(designs.tolist()))}
+    return result
 
 
 def best_temperature(p: FloatArray, truth: np.ndarray) -> float:
@@ -523,13 +561,33 @@ def best_temperature(p: FloatArray, truth: np.ndarray) -> float:
     return float(min(grid, key=lambda T: _split_loss(p, truth, T)))
 
 
-def _split_loss(p: FloatArray, truth: np.ndarray, temperature: float) -> float:
-    q = tempered(p, temperature)[np.arange(len(truth)), truth]
+def best_untaught_lift(
+    p: FloatArray, untaught: FloatArray, truth: np.ndarray, temperature: float
+) -> float:
+    """The lift in nats (-2 to 8, a grid 0.05 apart) of the flowers marked in `untaught`
+    (n, 8) at which the rows of `p`, tempered at `temperature`, give `truth` the most
+    likelihood."""
+    grid = np.linspace(-2.0, 8.0, 201)
+    return float(min(grid, key=lambda h: _split_loss(p, truth, temperature, h * untaught)))
+
+
+def _split_loss(
+    p: FloatArray, truth: np.ndarray, temperature: float, lift: FloatArray | float = 0.0
+) -> float:
+    q = tempered(p, temperature, lift)[np.arange(len(truth)), truth]
     return float(-np.log(np.maximum(q, 1e-12)).mean())
 
 
-def _split_ece(p: FloatArray, truth: np.ndarray, temperature: float) -> float:
-    return ece(tempered(p, temperature).astype(np.float32), list(truth), bins=10)
+def _split_right(
+    p: FloatArray, truth: np.ndarray, temperature: float, lift: FloatArray | float = 0.0
+) -> float:
+    return float((tempered(p, temperature, lift).argmax(axis=1) == truth).mean())
+
+
+def _split_ece(
+    p: FloatArray, truth: np.ndarray, temperature: float, lift: FloatArray | float = 0.0
+) -> float:
+    return ece(tempered(p, temperature, lift).astype(np.float32), list(truth), bins=10)
 
 
 def enrollments(args: argparse.Namespace) -> Json:
@@ -630,8 +688,17 @@ def main() -> None:
     c.add_argument("--camerash", required=True)
     c.add_argument("--k", nargs="+", type=int, default=[1, 3])
     c.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
-    fl = sub.add_parser("fit-flowers", help="fit the temperature of the flowers' split")
+    fl = sub.add_parser("fit-flowers", help="fit how the flowers' share is split")
     fl.add_argument("--data", nargs="+", required=True)
+    fl.add_argument(
+        "--teach-wins",
+        type=int,
+        nargs="+",
+        default=[0],
+        metavar="N",
+        help="0: the temperature, on sets taught from the enrollment photo; N > 0: the lift of "
+        "an untaught flower, on sets taught from the labelled tiles of the first N wins",
+    )
     fl.add_argument("--n", type=int, default=100000, help="the first N wins of each design")
     fl.add_argument("--tiles", default="tiles", help="each design folder's cache of tiles")
     n = sub.add_parser("enrollments", help="fresh enrollment photos: accepted and right")

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.sets import _matched, best_temperature, ece, in_sight, newton_fit
+from benchmarks.sets import (
+    _matched,
+    best_temperature,
+    best_untaught_lift,
+    ece,
+    in_sight,
+    newton_fit,
+)
 from scoring.tiles import CLASSES
 from vision.types import Tiles
 
@@ -43,6 +50,21 @@ def test_the_flowers_temperature_undoes_a_split_read_too_evenly() -> None:
     read /= read.sum(axis=1, keepdims=True)
     truth = np.array([rng.choice(8, p=row) for row in true])
     assert abs(best_temperature(read, truth) - 0.5) < 0.05
+
+
+def test_the_untaught_flowers_lift_gives_back_what_a_reading_took_from_them() -> None:
+    """Classes drawn from softmax(u), read with the untaught flowers of each row 3 nats
+    down: the lift that gives them back is 3."""
+    rng = np.random.default_rng(2)
+    u = rng.normal(0.0, 2.0, (3000, 8))
+    untaught = (rng.random((3000, 8)) < 0.6).astype(np.float64)
+    true = np.exp(u - u.max(axis=1, keepdims=True))
+    true /= true.sum(axis=1, keepdims=True)
+    low = u - 3.0 * untaught
+    read = np.exp(low - low.max(axis=1, keepdims=True))
+    read /= read.sum(axis=1, keepdims=True)
+    truth = np.array([rng.choice(8, p=row) for row in true])
+    assert abs(best_untaught_lift(read, untaught, truth, 1.0) - 3.0) < 0.3
 
 
 def test_ece_is_zero_when_confidence_matches_accuracy_and_counts_overconfidence() -> None:

@@ -35,8 +35,9 @@ on the looks it was taught from too: g_c gives back, for every copy, part of wha
 classifier's systematic error takes from it. Fitted on the training sources' designs, where
 the classifier is rarely wrong, the weights trust it too much for a set it never saw; fitted
 on full sets alone, a partial set reads worse than no set. Which of the eight flowers a
-flower tile is, is then sharpened by one fitted temperature (`FLOWER_TEMPERATURE`). Nothing
-is fitted per set: a set only adds looks.
+flower tile is, is then sharpened by one fitted temperature (`FLOWER_TEMPERATURE`), the
+flowers a partial set was not shown raised by one fitted constant (`UNTAUGHT_FLOWER`).
+Nothing is fitted per set: a set only adds looks.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ WEIGHTS = (
     *(-0.424, 0.292, -1.390, -1.079, -3.960, 0.000, -0.391, -3.420, 12.094),
 )
 TERMS = 9  # weights per half of WEIGHTS: the terms of `joint_features`
-LIKENESS, PRINTED = 1, 3  # the terms B and D weigh
+LIKENESS, UNTAUGHT, PRINTED = 1, 2, 3  # the terms B, C and D weigh
 BACK_TERMS = (4, 5)  # F and E
 GAP = 6  # G
 DISTINCT = (7, 8)  # B' and D'
@@ -87,6 +88,15 @@ _FLOOR = 1e-6  # probabilities are floored before their log: a hard zero never v
 # temperature, fitted by maximum likelihood on the flower tiles of held-out designs' wins read
 # with their enrollment's set (`python benchmarks/sets.py fit-flowers`, docs/tilesets.md).
 FLOWER_TEMPERATURE = 0.559
+# Which flower, where the set was shown only some of the eight: one set draws its flowers
+# alike, so a taught flower's looks are like its untaught siblings' tiles too, and the joint
+# reading (fitted over all faces, where an unseen face is seldom so like a taught one) hands
+# those tiles to the taught flower. In the split, an untaught flower is raised by this many
+# nats, fitted by maximum likelihood at FLOWER_TEMPERATURE on the flower tiles of wins read
+# with sets taught from one, two and four labelled wins (`python benchmarks/sets.py
+# fit-flowers --teach-wins 1 2 4`, docs/tilesets.md). A set shown all eight, or none, is
+# not moved by it.
+UNTAUGHT_FLOWER = 4.45
 
 UInt8Array = npt.NDArray[np.uint8]
 
@@ -464,28 +474,44 @@ def joint_reading(
     features: FloatArray,
     weights: Sequence[float] = WEIGHTS,
     flower_temperature: float = FLOWER_TEMPERATURE,
+    untaught_flower: float = UNTAUGHT_FLOWER,
 ) -> FloatArray:
     """softmax over classes of `features` (`joint_features`) weighed by `weights`, the
-    flowers' share split among the eight at `flower_temperature` (`split_flowers`)."""
+    flowers' share split among the eight at `flower_temperature`, each flower the set was
+    not shown raised by `untaught_flower` nats (`split_flowers`)."""
     z = features @ np.asarray(weights, np.float32)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return split_flowers(np.asarray(e / e.sum(axis=1, keepdims=True)), flower_temperature)
+    probs = np.asarray(e / e.sum(axis=1, keepdims=True))
+    if len(features) == 0:
+        return split_flowers(probs, flower_temperature)
+    untaught = features[0, FLOWER_SLICE, UNTAUGHT] > 0  # the same for every tile
+    return split_flowers(probs, flower_temperature, untaught_flower * untaught)
 
 
-def split_flowers(probs: FloatArray, temperature: float) -> FloatArray:
+def split_flowers(
+    probs: FloatArray, temperature: float, lift: npt.ArrayLike | None = None
+) -> FloatArray:
     """`probs` (n, 43) with each row's flower mass kept and split among the eight flowers
-    in proportion to their probabilities raised to 1 / `temperature`."""
+    in proportion to their probabilities raised to 1 / `temperature`, each times e to the
+    power of its `lift` (8 nats in FLOWERS order; none by default)."""
     out = np.asarray(probs, dtype=np.float32).copy()
-    if temperature == 1.0 or len(out) == 0:
+    lifted = lift is not None and np.ptp(np.asarray(lift, np.float64)) > 0
+    if (temperature == 1.0 and not lifted) or len(out) == 0:
         return out
     flowers = out[:, FLOWER_SLICE].astype(np.float64)
-    out[:, FLOWER_SLICE] = flowers.sum(axis=1, keepdims=True) * tempered(flowers, temperature)
+    split = tempered(flowers, temperature, lift if lifted else None)
+    out[:, FLOWER_SLICE] = flowers.sum(axis=1, keepdims=True) * split
     return out
 
 
-def tempered(probs: npt.NDArray[np.floating], temperature: float) -> npt.NDArray[np.float64]:
-    """Each row of `probs` raised to 1 / `temperature` and scaled to sum to 1."""
+def tempered(
+    probs: npt.NDArray[np.floating], temperature: float, lift: npt.ArrayLike | None = None
+) -> npt.NDArray[np.float64]:
+    """Each row of `probs` raised to 1 / `temperature`, times e to the power of `lift` (per
+    column, or per row and column; where given), and scaled to sum to 1."""
     logs = np.log(np.maximum(probs, 1e-30)) / temperature
+    if lift is not None:
+        logs = logs + np.asarray(lift, np.float64)
     e = np.exp(logs - logs.max(axis=1, keepdims=True))
     return np.asarray(e / e.sum(axis=1, keepdims=True))

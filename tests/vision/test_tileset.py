@@ -10,6 +10,7 @@ from vision.tileset import (
     CROP_H,
     CROP_W,
     LOOKS_PER_FACE,
+    UNTAUGHT_FLOWER,
     TileSet,
     TileSetError,
     check_name,
@@ -267,3 +268,34 @@ def test_the_flowers_split_is_sharpened_and_their_mass_kept() -> None:
     np.testing.assert_allclose(split_flowers(probs, 1.0), probs)
     # The split at 1 / T undoes the split at T.
     np.testing.assert_allclose(split_flowers(sharp, 2.0), probs, atol=1e-6)
+
+
+def test_an_untaught_flower_is_lifted_in_the_split_and_the_mass_kept() -> None:
+    """A set shown 1h but not 2h: a tile the classifier and the set both lean to 1h for
+    likeness alone (one set draws its flowers alike) is split more evenly; the flowers'
+    mass against every other face is the same, and a set shown every flower, or none, is
+    split as before."""
+    flowers = [CLASSES.index(code) for code in FLOWERS]
+    probs = np.full((1, len(CLASSES)), 1e-3, np.float32)
+    probs[0, flowers[0]], probs[0, flowers[1]] = 0.5, 0.4
+    probs /= probs.sum()
+    like = np.full((1, len(CLASSES)), 0.1, np.float32)
+    like[0, flowers[0]] = 0.9
+    taught = np.ones(len(CLASSES), bool)
+    taught[[CLASSES.index(BACK), *flowers[1:]]] = False
+    features = joint_features(probs, like, like, taught)
+    lifted = joint_reading(features)
+    plain = joint_reading(features, untaught_flower=0.0)
+    one, two = flowers[:2]
+    assert lifted[0, two] > plain[0, two] and lifted[0, one] < plain[0, one]
+    ratio = (lifted[0, two] / lifted[0, one]) / (plain[0, two] / plain[0, one])
+    assert ratio == pytest.approx(np.exp(UNTAUGHT_FLOWER), rel=1e-3)
+    assert lifted[0, flowers].sum() == pytest.approx(plain[0, flowers].sum(), rel=1e-5)
+    others = [i for i in range(len(CLASSES)) if i not in flowers]
+    np.testing.assert_allclose(lifted[0, others], plain[0, others], rtol=1e-5)
+    for shown in (np.ones(len(CLASSES), bool), np.array([c not in FLOWERS for c in CLASSES])):
+        shown[CLASSES.index(BACK)] = False
+        every = joint_features(probs, like, like, shown)
+        np.testing.assert_allclose(
+            joint_reading(every), joint_reading(every, untaught_flower=0.0), rtol=1e-6
+        )
