@@ -57,6 +57,7 @@ from vision.calibration import (
     Recalibration,
     ReviewModel,
     fit_logistic,
+    judged_with_set,
     load_review_model,
     reading_features,
     shipped_review_model,
@@ -103,28 +104,33 @@ def readings(
 
 
 def set_readings(
-    folder: Path, cache: str = "tiles", n: int | None = None, ruleset: str = "mcr"
+    folder: Path, cache: str = "tiles", n: int | None = None, ruleset: str = "mcr", wins: int = 0
 ) -> list[Json]:
     """`readings` of one design folder of `benchmarks/sets.py render` (the first `n` wins),
     each photo twice: with no set, and with the set its enrollment photo teaches, as
-    recognition reads with a set (where the enrollment is refused, without only). The
-    models' tiles are kept in the folder's `cache`, as `benchmarks/sets.py eval` keeps
-    them."""
+    recognition reads with a set (where the enrollment is refused, without only). `wins` >
+    0: the set is taught instead from the labelled tiles of the first `wins` wins, and the
+    rest are read with it only, judged as recognition judges them (a set shown under
+    `vision.calibration.WHOLE_SET` of the faces: as no set). The models' tiles are kept in
+    the folder's `cache`, as `benchmarks/sets.py eval` keeps them."""
     recognizer = Recognizer()
-    tileset, why = teach(recognizer, folder)
+    tileset, why = teach(recognizer, folder, wins)
     if tileset is None:
         print(f"{folder.name}: enrollment refused ({why}): read without a set only")
     rows = []
-    for path in taught_photos(folder, n if n is not None else 10**9, 0):
+    for path in taught_photos(folder, n if n is not None else 10**9, wins):
         label = json.loads(path.read_text())
         jpg = path.with_suffix(".jpg")
         tiles, size = models_read(recognizer, jpg, folder / cache)
-        faint = faint_of(recognizer, jpg, tiles)
-        rows.append(_reading(path.stem, label, tiles, size, ruleset, False, faint))
+        if not wins or tileset is None:
+            faint = faint_of(recognizer, jpg, tiles)
+            rows.append(_reading(path.stem, label, tiles, size, ruleset, False, faint))
         if tileset is not None:
             taught = recognizer.read_with_set(load_photo(jpg), tiles, tileset)
             faint = faint_of(recognizer, jpg, taught, tileset)
-            rows.append(_reading(path.stem, label, taught, size, ruleset, True, faint))
+            judged = judged_with_set(tileset.coverage)
+            rows.append(_reading(path.stem, label, taught, size, ruleset, judged, faint))
+            rows[-1]["teach_wins"] = wins
     return rows
 
 
@@ -216,7 +222,8 @@ def kept_rows(args: argparse.Namespace) -> list[Json]:
     rows = [
         row
         for folder in folders_of(args.sets)
-        for row in set_readings(folder, cache=args.tiles, n=args.n)
+        for wins in args.teach_wins
+        for row in set_readings(folder, cache=args.tiles, n=args.n, wins=wins)
     ]
     if kept is not None:
         kept.write_text(json.dumps(rows))
@@ -626,6 +633,15 @@ def main() -> None:
     for command in (f, e, r, *alone_parsers):
         command.add_argument("--tiles", default="tiles", help="--sets: each folder's tiles cache")
         command.add_argument("--rows", help="--sets: keep the readings in this JSON file")
+        command.add_argument(
+            "--teach-wins",
+            type=int,
+            nargs="+",
+            default=[0],
+            metavar="N",
+            help="--sets: 0 reads each win with no set and with its enrollment's set; N > 0 "
+            "with a set taught from the labelled tiles of the first N wins instead",
+        )
     args = parser.parse_args()
     steps = {
         "fit": fit,
