@@ -45,6 +45,7 @@ from api.set_routes import (
     StoreFactory,
     install_set_routes,
     read_with_set,
+    requested_learning,
     requested_set,
     store_factory,
 )
@@ -256,6 +257,7 @@ def _recognize_route(
             form = await read_photo_form(request, limits, PHOTO_FIELD)
             fields = dict(form.fields)
             name = requested_set(fields, stores)
+            learn = requested_learning(fields, name)
             context, ruleset = parse_context(fields, scoring.rulesets)
             sniff_image(form.photo)
             if not host.ready:
@@ -263,7 +265,7 @@ def _recognize_route(
             if name is None:
                 result, wait_ms = await host.recognize(form.photo, context, ruleset)
             else:
-                job = read_with_set(stores(), name, form.photo, context, ruleset)
+                job = read_with_set(stores(), name, form.photo, context, ruleset, learn)
                 recognition, wait_ms = await host.run(job)
                 result = recognition.to_json()
         timings = result.setdefault("timings_ms", {})

@@ -28,7 +28,8 @@ def _wind(name: str, raw: str) -> str:
     return wind
 
 
-def _flag(name: str, raw: str) -> bool:
+def parse_flag(name: str, raw: str) -> bool:
+    """A form field's yes or no (true/false, 1/0, yes/no, on/off); a 422 problem otherwise."""
     value = raw.strip().lower()
     if value in _TRUE:
         return True
@@ -89,11 +90,11 @@ def _kongs(name: str, raw: str) -> list[str]:
 _PARSERS: dict[str, Callable[[str, str], Any]] = {
     "seat_wind": _wind,
     "prevalent_wind": _wind,
-    "self_drawn": _flag,
-    "last_tile": _flag,
-    "last_of_wall": _flag,
-    "kong_replacement": _flag,
-    "robbing_kong": _flag,
+    "self_drawn": parse_flag,
+    "last_tile": parse_flag,
+    "last_of_wall": parse_flag,
+    "kong_replacement": parse_flag,
+    "robbing_kong": parse_flag,
     "flowers": _flowers,
     "concealed_kongs": _kongs,
 }
@@ -117,7 +118,7 @@ def parse_context(
             known = ", ".join((*CONTEXT_FIELDS, "ruleset"))
             raise Problem(
                 INVALID_FIELD,
-                f"unknown field {name!r}; the fields are photo, set, {known}",
+                f"unknown field {name!r}; the fields are photo, set, learn, {known}",
                 pointer=f"/{name}",
             )
     return context, ruleset

@@ -169,6 +169,11 @@ RECOGNIZE_FORM_SCHEMA: dict[str, Any] = {
         "photo": {"type": "string", "format": "binary", "description": "JPEG, PNG or WebP"},
         **_CONTEXT_PROPS,
         "set": {"type": "string", "description": "read with this taught tile set (GET /v1/sets)"},
+        "learn": {
+            "type": "boolean",
+            "description": "with set: a reading no review check flags teaches the set its "
+            "hand's faces; the answer's `learned` counts the looks added",
+        },
     },
 }
 

@@ -45,6 +45,7 @@ PHOTO_FIELD = "photo"
 NAME_FIELD = "name"
 LABELS_FIELD = "labels"
 SET_FIELD = "set"
+LEARN_FIELD = "learn"
 ORIGIN_CHARS = 64  # a client's file name becomes a look's origin: kept short and printable
 
 StoreFactory = Callable[[], SetStore]
@@ -113,18 +114,44 @@ def requested_set(fields: dict[str, str], stores: StoreFactory) -> str | None:
     return name
 
 
+def requested_learning(fields: dict[str, str], name: str | None) -> bool:
+    """Takes the `learn` field out of `fields`: whether the reading, where no review check
+    flags it, teaches the set it is read with (422 pointing at /learn for a value that is no
+    yes or no, or for learning with no set)."""
+    from api.context import parse_flag
+
+    raw = fields.pop(LEARN_FIELD, "")
+    if not raw.strip() or not parse_flag(LEARN_FIELD, raw):
+        return False
+    if name is None:
+        message = "learn teaches the set the photo is read with: give its name in the field set"
+        raise Problem(INVALID_FIELD, message, pointer=f"/{LEARN_FIELD}")
+    return True
+
+
 def read_with_set(
-    store: SetStore, name: str, data: bytes, context: Mapping[str, Any], ruleset: str
+    store: SetStore,
+    name: str,
+    data: bytes,
+    context: Mapping[str, Any],
+    ruleset: str,
+    learn: bool = False,
 ) -> Callable[[Any], Any]:
     """The worker's job: the photo's Recognition, read with the set (embedded again first
-    if another classifier taught it)."""
+    if another classifier taught it); where `learn`, a reading no review check flags then
+    teaches the set its hand's faces (`api.teach.learn`), and the answer says how many looks
+    it added under `learned`."""
 
     def job(recognizer: Any) -> Any:
+        from api.teach import learn as learn_from
         from api.teach import open_set
 
         try:
             tileset = open_set(store, name, recognizer.classifier)
-            return recognizer.recognize(data, dict(context) or None, ruleset, tileset=tileset)
+            result = recognizer.recognize(data, dict(context) or None, ruleset, tileset=tileset)
+            if learn:
+                result.learned, _ = learn_from(store, name, recognizer, result, "upload")
+            return result
         except (TileSetError, OSError) as exc:
             raise set_problem(exc, name, f"/{SET_FIELD}") from None
 

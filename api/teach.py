@@ -19,7 +19,15 @@ from scoring.tiles import CLASSES
 from vision.classify import Classifier
 from vision.enroll import EnrollmentError
 from vision.pipeline import Recognizer
-from vision.teaching import Label, Looks, enrollment_looks, label_looks, reembedded
+from vision.recognition import Recognition
+from vision.teaching import (
+    Label,
+    Looks,
+    enrollment_looks,
+    label_looks,
+    reading_looks,
+    reembedded,
+)
 from vision.tileset import TileSet, TileSetError
 
 # What one request may teach: photos, and labels per photo.
@@ -139,6 +147,21 @@ def enroll(
             raise TeachError(f"{origin}: {exc}") from exc
         batches.append(looks)
     return _report(name, batches, _store_looks(store, name, recognizer, batches))
+
+
+def learn(
+    store: SetStore, name: str, recognizer: Recognizer, result: Recognition, origin: str
+) -> tuple[int, TileSet | None]:
+    """Teach `name` the faces of a reading no review check flagged (`vision.teaching.
+    reading_looks`), as `mjlens recognize --learn` and `/v1/recognize` with `learn` do: a
+    referee's night of wins teaches the table's set as it is read. Returns the looks added
+    and the set after (None where nothing was added: a flagged reading, or no hand)."""
+    if result.photo is None:
+        return 0, None
+    looks = reading_looks(result.photo, result, origin, recognizer.classifier)
+    if not len(looks):
+        return 0, None
+    return len(looks), _store_looks(store, name, recognizer, [looks])
 
 
 def add_labels(

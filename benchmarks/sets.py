@@ -51,7 +51,7 @@ from vision.enroll import EnrollmentError
 from vision.load import load_photo
 from vision.pipeline import Recognizer, interpret
 from vision.recut import recut
-from vision.teaching import Label, enrollment_looks, label_looks
+from vision.teaching import Label, enrollment_looks, label_looks, reading_looks
 from vision.tileset import (
     BACK_TERMS,
     DISTINCT,
@@ -331,7 +331,11 @@ def evaluate(args: argparse.Namespace) -> Json:
     for folder in folders_of(args.data):
         design = json.loads((folder / "design.json").read_text())["design"]
         start = time.perf_counter()
-        tileset, why = teach(recognizer, folder, args.teach_wins)
+        if args.untaught:
+            tileset, why = TileSet("bench"), "nothing taught"
+        else:
+            tileset, why = teach(recognizer, folder, args.teach_wins)
+        learned = 0
         if tileset is not None and args.teach_back:
             tileset, backs = taught_back(recognizer, tileset, folder, args.teach_back)
             why += f"; {backs} backs from {args.teach_back} wins"
@@ -342,7 +346,9 @@ def evaluate(args: argparse.Namespace) -> Json:
             hand, anns, jpg = label["hand"], label["annotations"], path.with_suffix(".jpg")
             tiles, size = models_read(recognizer, jpg, folder / args.tiles)
             readings = {"without": tiles}
-            if tileset is not None:
+            if tileset is not None and len(tileset) == 0:
+                readings["with"] = tiles  # nothing taught yet: the classifier's reading
+            elif tileset is not None:
                 taught, features = tiles, tileset_features(tileset, tiles)
                 if not args.no_recut:
                     photo = load_photo(jpg)
@@ -362,6 +368,12 @@ def evaluate(args: argparse.Namespace) -> Json:
                 result = interpret(
                     read, context, "mcr", image_size=size, faint=faint, taught=judged
                 )
+                if key == "with" and args.learn and tileset is not None:
+                    # A reading left unflagged teaches the set its hand's faces.
+                    looks = reading_looks(load_photo(jpg), result, jpg.name, recognizer.classifier)
+                    if len(looks):
+                        tileset = looks.added_to(tileset, recognizer.classifier_digest)
+                        learned += 1
                 row = _row(path.stem, hand, result, "mcr", in_hand)
                 truth_codes = [BACK if a.get("face_down") else a["code"] for a in anns]
                 row.update(_found_and_named(result, anns, truth_codes))
@@ -369,6 +381,8 @@ def evaluate(args: argparse.Namespace) -> Json:
                 rows[key].append(row)
                 calib[key].append(read.probs[matched])
         out[design] = {"enrollment": why, "seconds": round(time.perf_counter() - start)}
+        if args.learn and tileset is not None:
+            out[design]["learned"] = {"readings": learned, "faces": len(tileset.faces)}
         if args.rows:
             out[design]["rows"] = {
                 key: [{k: v for k, v in r.items() if k != "by_kind"} for r in rs]
@@ -674,6 +688,13 @@ def main() -> None:
         help="also teach the set's back from the face-down tiles of the first N wins",
     )
     e.add_argument("--weights", nargs="+", type=float, help="instead of the shipped ones")
+    e.add_argument(
+        "--learn",
+        action="store_true",
+        help="each reading with the set that no review check flags teaches the set its hand "
+        "(the wins read in order)",
+    )
+    e.add_argument("--untaught", action="store_true", help="start from a set taught nothing")
     e.add_argument(
         "--no-recut", action="store_true", help="read with the set without cutting faces again"
     )

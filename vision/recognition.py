@@ -37,6 +37,9 @@ class Recognition:
     tileset: str | None = None  # the name of the taught set the tiles were read with
     # How likely the reading is right (`vision.calibration`); None without a review model.
     p_right: float | None = None
+    # Looks the reading taught its set where asked to learn (0: flagged, nothing taught);
+    # None where not asked.
+    learned: int | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -90,6 +93,7 @@ class Recognition:
             "models": self.models,
             "sha256": self.sha256,
             "set": self.tileset,
+            **({} if self.learned is None else {"learned": self.learned}),
         }
 
 

@@ -1,5 +1,6 @@
 """Teaching a tile set: faces cut from photos as the classifier reads them, labelled by an
-enrollment photo's order or by boxes a person drew, added to the set as looks."""
+enrollment photo's order, by boxes a person drew, or by a reading left unflagged, added to
+the set as looks."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.tiles import CLASSES
+from scoring.tiles import BACK, CLASSES
 from vision.classify import Classifier, face_crops
 from vision.enroll import Enrollment, read_filled, upright_corners
+from vision.layout import role_of_each
 from vision.load import Photo, oriented_points
 from vision.nms import box_iou
+from vision.recognition import Recognition
+from vision.roles import HAND_ROLES, Role
 from vision.tileset import TileSet, UInt8Array
 from vision.types import FloatArray, Tiles
 
@@ -246,3 +250,36 @@ def label_looks(
         drawn,
         (f"{origin}: {moved}",) if moved else (),
     )
+
+
+# The roles of the tiles a reading teaches: the hand's and the flowers'; a stray tile's code
+# is the classifier's alone, not the hand's.
+_TAUGHT_ROLES = frozenset({*HAND_ROLES, Role.FLOWER})
+
+
+def reading_looks(
+    photo: Photo, recognition: Recognition, origin: str, classifier: Classifier
+) -> Looks:
+    """One look per face-up tile of a reading's hand and flowers, under the code its hand
+    gives it, cut along the corners it was read through: what a reading no review check
+    flagged (right 98-100 times in 100 on fresh renders, `vision/weights/review.md`) teaches
+    its table's set. Empty where the reading has no hand or was flagged for review."""
+    tiles, decoded = recognition.tiles, recognition.decoded
+    if recognition.review or decoded.hand is None or not len(tiles):
+        return Looks(
+            [],
+            np.zeros((0, 0), np.float32),
+            np.zeros((0, 0, 0, 3), np.uint8),
+            [],
+            np.zeros(0, np.float32),
+        )
+    roles = role_of_each(recognition.layout, len(tiles))
+    keep = [
+        i
+        for i, role in enumerate(roles)
+        if role in _TAUGHT_ROLES and not tiles.face_down[i] and decoded.codes[i] != BACK
+    ]
+    crops = face_crops(photo, tiles.corners[keep])
+    codes = [decoded.codes[i] for i in keep]
+    embeddings, own = read_looks(classifier, crops, codes)
+    return Looks(codes, embeddings, crops, [origin] * len(keep), own)

@@ -65,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", metavar="NAME", help="read with this taught tile set (mjlens sets enroll/add)"
     )
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="with --set: each photo whose reading is not flagged for review teaches the set "
+        "its hand's faces, for the photos after it (a new NAME starts a set)",
+    )
     add_progress_flag(parser)
 
 
@@ -88,28 +94,30 @@ def context_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from api.teach import asked_set
     from api.tilesets import SetNotFound
     from vision.pipeline import ContextError, Recognizer, check_context
     from vision.registry import ModelMissingError
     from vision.tileset import TileSetError
 
     context = context_from(args)
+    if args.learn and args.set is None:
+        raise CliError("--learn teaches a taught set: give it with --set NAME")
     given_model("--detector", "detector", args.detector)
     given_model("--classifier", "classifier", args.classifier)
     try:
         check_context(context)  # the same for every photo: before any is read
         recognizer = Recognizer(args.detector, args.classifier)
-        tileset = asked_set(args.set, recognizer.classifier)
+        tileset = _set_to_read_with(args, recognizer)
     except ModelMissingError as exc:
         raise CliError(missing_models()) from exc
     except SetNotFound as exc:
         raise CliError(unknown_set(str(exc))) from exc
     except (ContextError, TileSetError) as exc:
         raise CliError(str(exc)) from exc
+    learner = _Learner(args.set, recognizer) if args.learn else None
     if len(args.photos) == 1:
         data = _recognized(
-            recognizer, args.photos[0], context, args.ruleset, args.annotate, tileset
+            recognizer, args.photos[0], context, args.ruleset, args.annotate, tileset, learner
         )
         if args.json:
             json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
@@ -123,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
         for i, photo in enumerate(args.photos):
             out = outs.get(i)
             try:
-                data = _recognized(recognizer, photo, context, args.ruleset, out, tileset)
+                data = _recognized(recognizer, photo, context, args.ruleset, out, tileset, learner)
+                if learner is not None and learner.tileset is not None:
+                    tileset = learner.tileset  # later photos read with what it learned
             except CliError as exc:
                 failed += 1
                 bar.clear()
@@ -164,6 +174,44 @@ def _annotation_paths(folder: str, photos: list[str]) -> dict[int, str]:
     return paths
 
 
+def _set_to_read_with(args: argparse.Namespace, recognizer: Any) -> Any:
+    """The set `--set` names; with `--learn`, a name no set has yet starts one, empty until
+    a reading teaches it."""
+    from api.teach import asked_set
+    from api.tilesets import SetNotFound, SetStore
+
+    try:
+        return asked_set(args.set, recognizer.classifier)
+    except SetNotFound:
+        if not args.learn:
+            raise
+    SetStore().path(args.set)  # a bad name is refused before any photo is read
+    print(f"mjlens: set {args.set} is new: the readings not flagged teach it", file=sys.stderr)
+    return None
+
+
+class _Learner:
+    """`--learn`: teaches the set each reading left unflagged, and keeps the set so taught."""
+
+    def __init__(self, name: str, recognizer: Any) -> None:
+        from api.tilesets import SetStore
+
+        self.name, self.recognizer, self.store = name, recognizer, SetStore()
+        self.tileset: Any = None
+
+    def taught_by(self, result: Any, photo: str) -> None:
+        from api.teach import learn
+
+        added, after = learn(self.store, self.name, self.recognizer, result, Path(photo).name)
+        result.learned = added
+        if after is not None:
+            self.tileset = after
+            told = (
+                f"{added} looks from {photo} ({len(after.faces)} faces, {len(after)} looks in all)"
+            )
+            print(f"mjlens: set {self.name} learned {told}", file=sys.stderr)
+
+
 def _recognized(
     recognizer: Any,
     photo: str,
@@ -171,8 +219,10 @@ def _recognized(
     ruleset: str,
     annotate: str | None,
     tileset: Any = None,
+    learner: _Learner | None = None,
 ) -> dict[str, Any]:
-    """One photo's recognition as JSON; a photo that cannot be read is a CliError."""
+    """One photo's recognition as JSON (teaching `learner`'s set where given); a photo that
+    cannot be read is a CliError."""
     from vision.load import PhotoError
 
     try:
@@ -181,6 +231,8 @@ def _recognized(
         raise CliError(f"{photo}: {exc.message}") from exc
     if annotate:
         _write_annotation(result, annotate)
+    if learner is not None:
+        learner.taught_by(result, photo)
     data: dict[str, Any] = result.to_json()
     return data
 

@@ -34,11 +34,18 @@ SAMPLE_TRUTH = json.loads((SAMPLE_DIR / "sample.json").read_text())
 
 
 class Replayed:
+    """A recognition's JSON replayed; no photo kept, so a reading asked to learn teaches
+    nothing (what it would teach is tested with the real models)."""
+
+    photo = None
+
     def __init__(self, body: dict[str, Any]) -> None:
         self.body = body
+        self.learned: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return json.loads(json.dumps(self.body))
+        body = json.loads(json.dumps(self.body))
+        return body if self.learned is None else {**body, "learned": self.learned}
 
 
 def _xyxy(bbox: list[float]) -> list[float]:

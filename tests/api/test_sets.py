@@ -253,6 +253,16 @@ def test_recognize_with_a_set(
     assert _recognize(client).json()["set"] is None
 
 
+def test_recognize_may_learn_only_with_a_set(client: TestClient) -> None:
+    _enroll(client, "demo")
+    body = _recognize(client, set="demo", learn="true").json()
+    assert body["set"] == "demo" and body["learned"] == 0  # the replay keeps no photo
+    assert "learned" not in _recognize(client, set="demo", learn="false").json()
+    assert "learned" not in _recognize(client, set="demo").json()
+    _problem(_recognize(client, learn="true"), 422, "/learn")
+    _problem(_recognize(client, set="demo", learn="maybe"), 422, "/learn")
+
+
 def test_recognize_with_an_unknown_or_bad_set(client: TestClient) -> None:
     assert _problem(_recognize(client, set="nope"), 404, "/set")["type"] == "/problems/unknown-set"
     _problem(_recognize(client, set="../sets/demo"), 422, "/set")
@@ -341,6 +351,6 @@ def test_openapi_documents_the_set_routes(client: TestClient) -> None:
     assert {"get", "delete"} <= set(paths["/v1/sets/{name}"])
     assert "post" in paths["/v1/sets/{name}/corrections"]
     form = paths["/v1/recognize"]["post"]["requestBody"]["content"]["multipart/form-data"]
-    assert "set" in form["schema"]["properties"]
+    assert {"set", "learn"} <= set(form["schema"]["properties"])
     for slug in ("unknown-set", "set-damaged", "cannot-teach"):
         assert client.get(f"/problems/{slug}").status_code == 200

@@ -101,6 +101,40 @@ def test_recognize_and_classify_read_with_the_set(
     assert out.split("\t")[1] == "5p"
 
 
+def test_readings_left_unflagged_teach_a_new_set_as_the_photos_are_read(
+    photos: dict[str, Any], home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`--learn`: a name no set has starts one; each reading no review check flags adds its
+    hand's and flowers' face-up tiles under the codes read; a flagged one adds nothing."""
+    wins = [str(photos["folder"] / "win.jpg")]
+    for seed in (21, 22):
+        _render(tmp_path / f"w{seed}.jpg", "declared_win", seed)
+        wins.append(str(tmp_path / f"w{seed}.jpg"))
+    code, out, err = _run(capsys, "recognize", "--set", "night", "--learn", "--json", *wins)
+    assert code == 0, err
+    reads = [json.loads(line) for line in out.splitlines()]
+    assert len(reads) == 3
+    for k, read in enumerate(reads):  # read with the set once an earlier reading taught it
+        taught_before = any(not r["review"] for r in reads[:k])
+        assert read["set"] == ("night" if taught_before else None)
+    taught: dict[str, int] = {}
+    for read in reads:
+        hand = [
+            t["code"] for t in read["tiles"] if t["role"] not in ("stray",) and not t["face_down"]
+        ]
+        assert read["learned"] == (0 if read["review"] else len(hand))
+        for code in hand if not read["review"] else []:
+            taught[code] = taught.get(code, 0) + 1
+    assert taught, "every reading flagged: pick wins that read surely"
+    assert "set night is new" in err and err.count("set night learned") == sum(
+        not r["review"] for r in reads
+    )
+    shown = _json(capsys, "sets", "--json", "show", "night")
+    assert shown["counts"] == taught
+    code, _, err = _run(capsys, "recognize", "--learn", wins[0])
+    assert code == 2 and "--set" in err and len(err.strip().splitlines()) == 1
+
+
 def _coco(photos: dict[str, Any], tmp_path: Path, jitter: float) -> Path:
     """A COCO file of the win, boxes a little off as a person draws them."""
     rng = np.random.default_rng(3)

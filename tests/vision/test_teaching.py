@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 import pytest
 
-from vision.load import Photo
-from vision.teaching import Label, in_photo_frame, label_corners
+from vision.layout import role_of_each
+from vision.load import Photo, load_photo
+from vision.pipeline import interpret
+from vision.recognition import Recognition
+from vision.roles import HAND_ROLES, Role
+from vision.simulate import lay_out_hand, tiles_from_annotations
+from vision.teaching import Label, in_photo_frame, label_corners, reading_looks
 from vision.types import Tiles
 
 
@@ -47,7 +55,7 @@ def test_two_boxes_on_one_tile_do_not_share_it() -> None:
 )
 def test_a_bad_label_says_why(code: str, bbox: tuple[float, ...], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        Label(code, bbox)  # type: ignore[arg-type]
+        Label(code, bbox)
 
 
 def _photo(size: tuple[int, int], orientation: int = 1) -> Photo:
@@ -110,3 +118,56 @@ def test_one_box_that_falls_on_a_tile_only_in_another_frame_is_left_as_drawn() -
     labels = _labels([_BOXES[0], _BOXES[1], _BOXES[2], stored_box])[3:]
     moved, why = in_photo_frame(labels, _tiles(_BOXES), _photo((1200, 1600), 6), None)
     assert moved == labels and why is None
+
+
+class _Reader:
+    """A classifier as teaching asks of one: embeddings of face crops (their mean colour)."""
+
+    embedding_size = 4
+
+    def read_crops(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        from scoring.tiles import CLASSES
+
+        probs = np.full((len(crops), len(CLASSES)), 1 / len(CLASSES), np.float32)
+        embeddings = np.ones((len(crops), 4), np.float32)
+        for i, crop in enumerate(crops):
+            embeddings[i, :3] = crop.reshape(-1, 3).mean(axis=0) / 255
+        return probs, embeddings
+
+
+def _read_win(review: bool) -> tuple[Photo, Recognition]:
+    """A win with a claimed pung, a concealed kong shown two faces down and a flower, read
+    from simulated tiles; `review` as the review flag would have it."""
+    hand = {
+        "melds": [
+            {"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"},
+            {"type": "kong", "tiles": ["5s", "5s", "5s", "5s"], "concealed": True},
+        ],
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "W"],
+        "winning_tile": "W",
+        "flowers": ["3h"],
+    }
+    annotations = lay_out_hand(hand)
+    tiles = tiles_from_annotations(annotations, np.random.default_rng(0), (6.0, 8.0))
+    result = interpret(tiles, {"concealed_kongs": ["5s"]})
+    far = tiles.xyxy.max(axis=0)
+    image = np.full((int(far[3]) + 20, int(far[2]) + 20, 3), 200, np.uint8)
+    photo = load_photo(cv2.imencode(".png", image)[1].tobytes())
+    return photo, replace(result, review=review)
+
+
+def test_a_reading_left_unflagged_teaches_its_hands_faces_and_a_flagged_one_nothing() -> None:
+    photo, read = _read_win(review=False)
+    assert read.decoded.hand is not None
+    looks = reading_looks(photo, read, "win.jpg", _Reader())
+    roles = role_of_each(read.layout, len(read.tiles))
+    taught = [
+        i
+        for i, role in enumerate(roles)
+        if role in (*HAND_ROLES, Role.FLOWER) and not read.tiles.face_down[i]
+    ]
+    assert sorted(looks.codes) == sorted(read.decoded.codes[i] for i in taught)
+    assert "back" not in looks.codes and "3h" in looks.codes and looks.codes.count("5s") == 2
+    assert looks.origins == ["win.jpg"] * len(looks) and looks.embeddings.shape == (len(looks), 4)
+    flagged = reading_looks(photo, replace(read, review=True), "win.jpg", _Reader())
+    assert len(flagged) == 0
