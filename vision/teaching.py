@@ -274,10 +274,14 @@ def reading_looks(
             np.zeros(0, np.float32),
         )
     roles = role_of_each(recognition.layout, len(tiles))
+    left_out = set(decoded.left_out)  # laid in the hand's rows, yet no tile of the hand
     keep = [
         i
         for i, role in enumerate(roles)
-        if role in _TAUGHT_ROLES and not tiles.face_down[i] and decoded.codes[i] != BACK
+        if role in _TAUGHT_ROLES
+        and i not in left_out
+        and not tiles.face_down[i]
+        and decoded.codes[i] != BACK
     ]
     crops = face_crops(photo, tiles.corners[keep])
     codes = [decoded.codes[i] for i in keep]
