@@ -263,16 +263,15 @@ def reading_looks(
     """One look per face-up tile of a reading's hand and flowers, under the code its hand
     gives it, cut along the corners it was read through: what a reading no review check
     flagged (right 98-100 times in 100 on fresh renders, `vision/weights/review.md`) teaches
-    its table's set. Empty where the reading has no hand or was flagged for review."""
+    its table's set. Empty where the reading has no hand or was flagged for review.
+
+    Only faces the classifier alone names as the hand does are taught. A face the set drew
+    to a taught look-alike, or the rules renamed, waits for a person (an enrollment, a
+    correction): taught, one such reading left unflagged would teach the set its mistake,
+    and every later copy of that face would be read so, surely."""
     tiles, decoded = recognition.tiles, recognition.decoded
     if recognition.review or decoded.hand is None or not len(tiles):
-        return Looks(
-            [],
-            np.zeros((0, 0), np.float32),
-            np.zeros((0, 0, 0, 3), np.uint8),
-            [],
-            np.zeros(0, np.float32),
-        )
+        return _no_looks()
     roles = role_of_each(recognition.layout, len(tiles))
     left_out = set(decoded.left_out)  # laid in the hand's rows, yet no tile of the hand
     keep = [
@@ -283,7 +282,24 @@ def reading_looks(
         and not tiles.face_down[i]
         and decoded.codes[i] != BACK
     ]
+    if classifier.embedding_size == 0:
+        raise ValueError("this classifier has no embedding output: a set cannot be taught")
     crops = face_crops(photo, tiles.corners[keep])
-    codes = [decoded.codes[i] for i in keep]
-    embeddings, own = read_looks(classifier, crops, codes)
-    return Looks(codes, embeddings, crops, [origin] * len(keep), own)
+    probs, embeddings = classifier.read_crops(list(crops))
+    index = np.array([CLASSES.index(decoded.codes[i]) for i in keep], dtype=int)
+    agreed = np.flatnonzero(probs.argmax(axis=1) == index) if len(keep) else np.zeros(0, int)
+    if not len(agreed):
+        return _no_looks()
+    own = probs[agreed, index[agreed]].astype(np.float32)
+    codes = [decoded.codes[keep[k]] for k in agreed]
+    return Looks(codes, embeddings[agreed], crops[agreed], [origin] * len(agreed), own)
+
+
+def _no_looks() -> Looks:
+    return Looks(
+        [],
+        np.zeros((0, 0), np.float32),
+        np.zeros((0, 0, 0, 3), np.uint8),
+        [],
+        np.zeros(0, np.float32),
+    )
