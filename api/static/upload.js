@@ -67,11 +67,7 @@ async function postPhoto(blob, name) {
   form.append("prevalent_wind", $("prevalent_wind").value);
   for (const flag of CONTEXT_FLAGS) form.append(flag, $(flag).checked ? "true" : "false");
   form.append("ruleset", $("ruleset").value);
-  if (chosenSet()) {
-    form.append("set", chosenSet());
-    // A reading no review check flags teaches the set, as corrections do.
-    if ($("remember").checked) form.append("learn", "true");
-  }
+  if (chosenSet()) form.append("set", chosenSet());
   let res;
   try {
     res = await fetch("v1/recognize", { method: "POST", body: form });
@@ -142,8 +138,7 @@ async function handlePhoto(blob, name) {
   // A doubt only over which flower a flower is changes no score: say so, not "check".
   const scoreStands = body.review && body.score_review === false;
   sayStatus(() => t("read_ok", { n: (body.tiles || []).length, ms: Math.round(total || 0) })
-    + (body.set ? " " + t("read_with", { set: body.set }) : "") + (!body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review"))
-    + (body.learned ? " " + t("learned", { n: body.learned, set: body.set }) : ""),
+    + (body.set ? " " + t("read_with", { set: body.set }) : "") + (!body.review ? "" : " " + t(scoreStands ? "review_flowers" : "review")),
   body.review && !scoreStands ? "warn" : "ok");
   renderNotes();
   changed();
