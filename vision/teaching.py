@@ -72,11 +72,17 @@ def read_looks(
 ) -> tuple[FloatArray, FloatArray]:
     """The classifier's embeddings of face crops and its probability of each one's code;
     ValueError for a classifier without embeddings."""
-    if classifier.embedding_size == 0:
-        raise ValueError("this classifier has no embedding output: a set cannot be taught")
-    probs, embeddings = classifier.read_crops(list(crops))
+    probs, embeddings = _read(classifier, crops)
     index = [CLASSES.index(code) for code in codes]
     return embeddings, probs[np.arange(len(index)), index].astype(np.float32)
+
+
+def _read(classifier: Classifier, crops: UInt8Array) -> tuple[FloatArray, FloatArray]:
+    """The classifier's (n, 43) reading of face crops and their embeddings; ValueError for a
+    classifier without embeddings."""
+    if classifier.embedding_size == 0:
+        raise ValueError("this classifier has no embedding output: a set cannot be taught")
+    return classifier.read_crops(list(crops))
 
 
 def reembedded(tileset: TileSet, classifier: Classifier, digest: str) -> TileSet:
@@ -282,10 +288,8 @@ def reading_looks(
         and not tiles.face_down[i]
         and decoded.codes[i] != BACK
     ]
-    if classifier.embedding_size == 0:
-        raise ValueError("this classifier has no embedding output: a set cannot be taught")
     crops = face_crops(photo, tiles.corners[keep])
-    probs, embeddings = classifier.read_crops(list(crops))
+    probs, embeddings = _read(classifier, crops)
     index = np.array([CLASSES.index(decoded.codes[i]) for i in keep], dtype=int)
     agreed = np.flatnonzero(probs.argmax(axis=1) == index) if len(keep) else np.zeros(0, int)
     if not len(agreed):
