@@ -26,7 +26,7 @@ import time
 import zlib
 from collections import Counter
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -325,6 +325,7 @@ def newton_fit(
 
 def evaluate(args: argparse.Namespace) -> Json:
     recognizer = Recognizer()
+    photo_of = lru_cache(maxsize=1)(load_photo)  # cut again, then taught from: decoded once
     weights = [tuple(args.weights)] if args.weights else []
     out: Json = {}
     all_rows: dict[str, list[Json]] = {"without": [], "with": []}
@@ -351,10 +352,9 @@ def evaluate(args: argparse.Namespace) -> Json:
             elif tileset is not None:
                 taught, features = tiles, tileset_features(tileset, tiles)
                 if not args.no_recut:
-                    photo = load_photo(jpg)
                     refiner = recognizer.detector.refiner
                     taught, features = recut(
-                        photo, tiles, tileset, recognizer.classifier, refiner, features
+                        photo_of(jpg), tiles, tileset, recognizer.classifier, refiner, features
                     )
                 readings["with"] = replace(taught, probs=joint_reading(features, *weights))
             matched, truth = _matched(tiles, anns)
@@ -370,7 +370,7 @@ def evaluate(args: argparse.Namespace) -> Json:
                 )
                 if key == "with" and args.learn and tileset is not None:
                     # A reading left unflagged teaches the set its hand's faces.
-                    looks = reading_looks(load_photo(jpg), result, jpg.name, recognizer.classifier)
+                    looks = reading_looks(photo_of(jpg), result, jpg.name, recognizer.classifier)
                     if len(looks):
                         tileset = looks.added_to(tileset, recognizer.classifier_digest)
                         learned += 1
@@ -552,13 +552,11 @@ def _split_figures(
 
     def figures(keep: np.ndarray) -> Json:
         out: Json = {"flower_tiles": int(keep.sum())}
-        for key, measure in (("log_loss", _split_loss), ("named_right", _split_right)):
+        measures = (("log_loss", _split_loss), ("named_right", _split_right), ("ece", _split_ece))
+        for key, measure in measures:
             out[key] = [
                 round(measure(p[keep], want[keep], t, lift * untaught[keep]), 4) for t, lift in at
             ]
-        out["ece"] = [
-            round(_split_ece(p[keep], want[keep], t, lift * untaught[keep]), 4) for t, lift in at
-        ]
         return out
 
     p, untaught, want = _stacked(rows)
