@@ -25,6 +25,7 @@ import sys
 import time
 import zlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import pairwise
@@ -48,7 +49,7 @@ from benchmarks.recognize import (
 from scoring.tiles import BACK, CLASSES, FLOWERS
 from vision.calibration import judged_with_set
 from vision.enroll import EnrollmentError
-from vision.load import load_photo
+from vision.load import Photo, load_photo
 from vision.pipeline import Recognizer, interpret
 from vision.recut import recut
 from vision.teaching import Label, enrollment_looks, label_looks, reading_looks
@@ -272,6 +273,24 @@ def fit(args: argparse.Namespace) -> Json:
     return {"tiles": len(truth), "weights": list(weights)}
 
 
+def read_with(
+    recognizer: Recognizer,
+    photo: Photo | None,
+    tiles: Tiles,
+    tileset: TileSet,
+    weights: Sequence[float] = WEIGHTS,
+    **split: float,
+) -> Tiles:
+    """`tiles` read with `tileset` as `Recognizer.read_with_set` reads them (the faces it
+    finds unlike all its looks cut again from `photo`; none where None), at other `weights`
+    or flowers' `split` (`vision.tileset.joint_reading`'s arguments) where given."""
+    features = tileset_features(tileset, tiles)
+    if photo is not None:
+        refiner = recognizer.detector.refiner
+        tiles, features = recut(photo, tiles, tileset, recognizer.classifier, refiner, features)
+    return replace(tiles, probs=joint_reading(features, weights, **split))
+
+
 def tileset_features(tileset: TileSet, tiles: Tiles) -> FloatArray:
     """The joint reading's features of a photo's tiles."""
     return tileset.features(tiles.probs, tiles.embeddings, tiles.looks)
@@ -326,15 +345,15 @@ def newton_fit(
 def evaluate(args: argparse.Namespace) -> Json:
     recognizer = Recognizer()
     photo_of = lru_cache(maxsize=1)(load_photo)  # cut again, then taught from: decoded once
-    weights = [tuple(args.weights)] if args.weights else []
+    weights = tuple(args.weights) if args.weights else WEIGHTS
     out: Json = {}
     all_rows: dict[str, list[Json]] = {"without": [], "with": []}
     for folder in folders_of(args.data):
         design = json.loads((folder / "design.json").read_text())["design"]
         start = time.perf_counter()
-        if args.untaught:
-            tileset, why = TileSet("bench"), "nothing taught"
-        else:
+        tileset: TileSet | None = TileSet("bench")
+        why = "nothing taught"
+        if not args.untaught:
             tileset, why = teach(recognizer, folder, args.teach_wins)
         learned = 0
         if tileset is not None and args.teach_back:
@@ -350,13 +369,8 @@ def evaluate(args: argparse.Namespace) -> Json:
             if tileset is not None and len(tileset) == 0:
                 readings["with"] = tiles  # nothing taught yet: the classifier's reading
             elif tileset is not None:
-                taught, features = tiles, tileset_features(tileset, tiles)
-                if not args.no_recut:
-                    refiner = recognizer.detector.refiner
-                    taught, features = recut(
-                        photo_of(jpg), tiles, tileset, recognizer.classifier, refiner, features
-                    )
-                readings["with"] = replace(taught, probs=joint_reading(features, *weights))
+                photo = None if args.no_recut else photo_of(jpg)
+                readings["with"] = read_with(recognizer, photo, tiles, tileset, weights)
             matched, truth = _matched(tiles, anns)
             calib["truth"] += truth
             in_hand = sum(a.get("role") != "loose" for a in anns)
@@ -503,11 +517,16 @@ def fit_flowers(args: argparse.Namespace) -> Json:
                 continue
             jpg = path.with_suffix(".jpg")
             tiles, _ = models_read(recognizer, jpg, folder / args.tiles)
-            features = tileset_features(tileset, tiles)
-            photo = load_photo(jpg)
-            refiner = recognizer.detector.refiner
-            tiles, features = recut(photo, tiles, tileset, recognizer.classifier, refiner, features)
-            probs = joint_reading(features, flower_temperature=1.0, untaught_flower=0.0)
+            # The split as the weights leave it: neither sharpened nor lifted.
+            tiles = read_with(
+                recognizer,
+                load_photo(jpg),
+                tiles,
+                tileset,
+                flower_temperature=1.0,
+                untaught_flower=0.0,
+            )
+            probs = tiles.probs
             for i, label in zip(*_matched(tiles, anns), strict=True):
                 if CLASSES[label] in FLOWERS:
                     flowers = probs[i, FLOWER_SLICE].astype(np.float64)
