@@ -836,6 +836,9 @@ class _FakeDetector:
         tiles.probs[:] = 0.0
         return tiles
 
+    def detect_with_faint(self, photo: Any, faint: float) -> tuple[Tiles, Tiles]:
+        return self.detect(photo), Tiles.empty()
+
 
 class _FakeClassifier:
     def __init__(
@@ -860,6 +863,10 @@ class _FakeClassifier:
 def fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     import sys
     import types
+
+    # Modules that take names from the real ones at import are imported first: run alone,
+    # the CLI would import them only after the swap, against the fakes.
+    import api.teach  # noqa: F401
 
     for name, cls in (("vision.detect", _FakeDetector), ("vision.classify", _FakeClassifier)):
         module = types.ModuleType(name)
