@@ -74,6 +74,12 @@ LARGE_TILE = 80.0
 TARGET_LARGE = 48.0
 MAX_SECOND_SIDE = 1280
 PAD_VALUE = 114
+# Peaks under the threshold are kept (`Detector.detect_with_faint`) within this many box
+# sizes of a sure tile: what the reading looks for among them lies beside the hand (a
+# winning tile set apart, the flowers' row; on the held-out renders the hand's flowers the
+# sure tiles lacked lay within 2.5 face lengths of the win), and each kept one costs the
+# refiner, the sideways look and the tileness network a face.
+FAINT_REACH = 3.0
 
 Image = npt.NDArray[np.uint8]
 
@@ -161,14 +167,27 @@ def restore_collapsed(corners: FloatArray, xyxy: FloatArray) -> FloatArray:
     return out
 
 
-def drop_specks(tiles: Tiles) -> Tiles:
-    """Tiles without the detections far smaller than the photo's confident ones."""
+def drop_specks(tiles: Tiles, threshold: float = 0.0) -> Tiles:
+    """Tiles without the detections far smaller than the photo's confident ones (or, where
+    none is, than those at `threshold`: fainter peaks do not set the size)."""
     if len(tiles) < 2:
         return tiles
     size = _box_sizes(tiles.xyxy)
     confident = size[tiles.confidence >= CONFIDENT]
-    reference = float(np.median(confident if len(confident) else size))
+    found = size[tiles.confidence >= threshold]
+    reference = float(np.median(confident if len(confident) else found if len(found) else size))
     return tiles[np.nonzero(size >= SPECK_RATIO * reference)[0]]
+
+
+def _beside(tiles: Tiles, sure: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Per detection: its centre within FAINT_REACH of a `sure` one's, in the sure ones'
+    median box size (none where there is no sure one)."""
+    if not sure.any():
+        return np.zeros(len(tiles), bool)
+    centres = (tiles.xyxy[:, :2] + tiles.xyxy[:, 2:]) / 2
+    size = float(np.median(_box_sizes(tiles.xyxy[sure])))
+    gaps = np.linalg.norm(centres[:, None] - centres[sure][None], axis=2).min(axis=1)
+    return np.asarray(gaps <= FAINT_REACH * size, bool)
 
 
 def _box_sizes(xyxy: FloatArray) -> FloatArray:
@@ -220,7 +239,18 @@ class Detector:
     def detect(self, photo: Photo, threshold: float | None = None) -> Tiles:
         """Tiles with boxes and corners in the ORIGINAL photo's pixels; `threshold`: the
         detector's confidence a tile needs, if not the one it was made with."""
-        tiles = self.detect_image(photo.image, threshold)
+        return self._in_photo(photo, self.detect_image(photo.image, threshold))
+
+    def detect_with_faint(self, photo: Photo, faint: float) -> tuple[Tiles, Tiles]:
+        """`detect`'s tiles, and the peaks of the same passes from `faint` up to the
+        detector's threshold: the tiles it found only faintly, at no second run of the
+        network (the passes' scales and regions are chosen by the sure tiles alone, so
+        those are `detect`'s own)."""
+        sure, faintly = self._detect_image(photo.image, self.threshold, faint)
+        return self._in_photo(photo, sure), self._in_photo(photo, faintly)
+
+    def _in_photo(self, photo: Photo, tiles: Tiles) -> Tiles:
+        """Tiles of the working image in the original photo's pixels, judged by tileness."""
         scale = np.float32(photo.scale)
         found = Tiles(
             tiles.xyxy * scale,
@@ -236,10 +266,25 @@ class Detector:
     def detect_image(self, image: Image, threshold: float | None = None) -> Tiles:
         """Tiles in the pixels of `image` (BGR), with a second look where tiles are large or
         small at the first pass."""
+        cut = self.threshold if threshold is None else threshold
+        return self._detect_image(image, cut, cut)[0]
+
+    def _detect_image(self, image: Image, threshold: float, floor: float) -> tuple[Tiles, Tiles]:
+        """The tiles found at `threshold`, and the peaks from `floor` up to it."""
         h, w = image.shape[:2]
         scale = min(1.0, FIRST_SIDE / max(h, w))
-        cut = self.threshold if threshold is None else threshold
-        tiles = self._looks(image, scale, cut) if self.second_pass else self._run(image, scale, cut)
+        floor = min(floor, threshold)
+        if self.second_pass:
+            tiles = self._looks(image, scale, threshold, floor)
+        else:
+            tiles = self._run(image, scale, threshold, floor)
+        sure = tiles.confidence >= threshold
+        found = self._finished(image, tiles[np.flatnonzero(sure)])
+        faint = self._finished(image, tiles[np.flatnonzero(~sure & _beside(tiles, sure))])
+        return found, faint
+
+    def _finished(self, image: Image, tiles: Tiles) -> Tiles:
+        """Collapsed faces restored, corners refined, crosswise tiles flagged."""
         # Restored last: the looks' choice of scale and the one-peak test go by the
         # network's own quads (a restored standing tile's would cover its neighbour).
         corners = restore_collapsed(tiles.corners, tiles.xyxy)
@@ -253,26 +298,30 @@ class Detector:
             tiles.face_down,
         )
 
-    def _looks(self, image: Image, scale: float, threshold: float) -> Tiles:
+    def _looks(self, image: Image, scale: float, threshold: float, floor: float) -> Tiles:
         """The coarse look, then the pass its faces call for: the photo run smaller for a
         close-up; else the first pass (the coarse look itself when the photo is that small)
-        and, where faces come out small, a closer pass."""
+        and, where faces come out small, a closer pass. Peaks from `floor` are kept; the
+        passes are chosen by those at `threshold`."""
         h, w = image.shape[:2]
         coarse_scale = min(scale, COARSE_SIDE / max(h, w))
-        coarse = self._run(image, coarse_scale, threshold)
+        coarse = self._run(image, coarse_scale, threshold, floor)
         confident = coarse.corners[coarse.confidence >= CONFIDENT]
         if len(confident):
             large = float(np.median(_face_short_sides(confident))) * scale  # first-pass px
             if large > LARGE_TILE:
-                return self._run(image, scale * TARGET_LARGE / large, threshold)
-        tiles = coarse if coarse_scale == scale else self._run(image, scale, threshold)
-        if len(tiles):
-            short = float(np.median(_face_short_sides(tiles.corners))) * scale
+                return self._run(image, scale * TARGET_LARGE / large, threshold, floor)
+        tiles = coarse if coarse_scale == scale else self._run(image, scale, threshold, floor)
+        sure = tiles[np.flatnonzero(tiles.confidence >= threshold)]
+        if len(sure):
+            short = float(np.median(_face_short_sides(sure.corners))) * scale
             if short < SMALL_TILE:
-                tiles = self._closer(image, tiles, short / scale, threshold)
+                tiles = self._closer(image, sure, short / scale, threshold, floor)
         return tiles
 
-    def _closer(self, image: Image, tiles: Tiles, short: float, threshold: float) -> Tiles:
+    def _closer(
+        self, image: Image, tiles: Tiles, short: float, threshold: float, floor: float
+    ) -> Tiles:
         """Run again on the region holding the tiles, scaled so faces are ~TARGET_TILE px."""
         h, w = image.shape[:2]
         margin = 2.0 * short
@@ -282,7 +331,7 @@ class Detector:
         y1 = int(min(h, tiles.xyxy[:, 3].max() + margin))
         region = image[y0:y1, x0:x1]
         scale = min(TARGET_TILE / max(short, 1.0), MAX_SECOND_SIDE / max(x1 - x0, y1 - y0), 2.0)
-        closer = self._run(region, scale, threshold)
+        closer = self._run(region, scale, threshold, floor)
         offset = np.array([x0, y0], np.float32)
         return Tiles(
             closer.xyxy + np.tile(offset, 2),
@@ -292,8 +341,9 @@ class Detector:
             closer.face_down,
         )
 
-    def _run(self, image: Image, scale: float, threshold: float) -> Tiles:
-        """One network pass at `scale`; tiles in `image` pixels."""
+    def _run(self, image: Image, scale: float, threshold: float, floor: float) -> Tiles:
+        """One network pass at `scale`; its peaks from `floor` (specks judged against those
+        at `threshold`), in `image` pixels."""
         h, w = image.shape[:2]
         nh, nw = max(32, round(h * scale)), max(32, round(w * scale))
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
@@ -304,7 +354,8 @@ class Detector:
         rgb = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
         batch = np.ascontiguousarray(rgb.transpose(2, 0, 1)[None])
         heat, reg = self.session.run(None, {self.input_name: batch})
-        tiles = drop_specks(decode_heads(heat[0], reg[0], threshold, code=self.corner_code))
+        peaks = decode_heads(heat[0], reg[0], floor, code=self.corner_code)
+        tiles = drop_specks(peaks, threshold)
         sx, sy = w / nw, h / nh
         factor = np.array([sx, sy], np.float32)
         return Tiles(

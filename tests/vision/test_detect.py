@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from vision.classify import Classifier
-from vision.detect import Detector, decode_heads, drop_specks, restore_collapsed
+from vision.detect import (
+    FAINT_REACH,
+    Detector,
+    decode_heads,
+    drop_specks,
+    restore_collapsed,
+)
 from vision.load import Photo
 from vision.nms import nms
 from vision.registry import optional
@@ -81,6 +87,28 @@ def test_finds_the_tiles(detector: Detector, name: str) -> None:
 def test_few_extra_detections(detector: Detector) -> None:
     found = sum(len(detector.detect(photo_of(cv2.imread(str(DATA / n))))) for n in SCENES)
     assert found <= EXTRA_FACTOR * sum(len(truth(n)) for n in SCENES)
+
+
+@needs_model
+@pytest.mark.parametrize("name", SCENES)
+def test_the_faint_peaks_come_from_the_same_passes_and_leave_the_sure_tiles_alone(
+    detector: Detector, name: str
+) -> None:
+    photo = photo_of(cv2.imread(str(DATA / name)))
+    sure, faint = detector.detect_with_faint(photo, 0.1)
+    alone = detector.detect(photo)
+    for a, b in zip(
+        (sure.xyxy, sure.corners, sure.confidence, sure.sideways, sure.face_down),
+        (alone.xyxy, alone.corners, alone.confidence, alone.sideways, alone.face_down),
+        strict=True,
+    ):
+        assert np.array_equal(a, b)
+    assert ((faint.confidence >= 0.1) & (faint.confidence < detector.threshold)).all()
+    assert len(faint.tileness) == len(faint)
+    if len(faint) and len(sure):
+        size = float(np.median(np.sqrt(np.prod(sure.xyxy[:, 2:] - sure.xyxy[:, :2], axis=1))))
+        gaps = np.linalg.norm(faint.centers[:, None] - sure.centers[None], axis=2)
+        assert (gaps.min(axis=1) <= FAINT_REACH * size * 1.001).all()
 
 
 @needs_model
