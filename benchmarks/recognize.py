@@ -44,6 +44,7 @@ from vision.recognition import hand_json
 from vision.simulate import tiles_from_annotations
 from vision.tileset import TileSet
 from vision.types import Tiles
+from vision.unseen import FaintReader
 
 Json = dict[str, Any]
 CONTEXT_FIELDS = (
@@ -219,10 +220,17 @@ def kept_read(kept: Path) -> tuple[Tiles, tuple[int, int]]:
 
 def faint_of(
     recognizer: Recognizer, jpg: Path, tiles: Tiles, tileset: TileSet | None = None
-) -> Callable[[], Tiles]:
+) -> FaintReader:
     """What `interpret` asks for as `faint`, as recognition gives it: the photo's faint
-    tiles on none of `tiles` (the photo loaded only when asked)."""
-    return lambda: recognizer.faint_reader(load_photo(jpg), tiles, tileset)()
+    tiles on none of `tiles` (the photo loaded and detected only when first asked)."""
+    reader: list[FaintReader] = []
+
+    def faint(keep: Callable[[Tiles], np.ndarray] | None = None) -> Tiles:
+        if not reader:
+            reader.append(recognizer.faint_reader(load_photo(jpg), tiles, tileset))
+        return reader[0](keep)
+
+    return faint
 
 
 def add_no_faint(parser: argparse.ArgumentParser) -> None:

@@ -75,6 +75,8 @@ GUESS_CHECKS = (
                 "faint_tile_left_out",
                 "read_as_thirteen",
                 "faint_tile_taken",
+                "faint_flower_taken",
+                "faint_flower_left_out",
             )
         }
     )

@@ -40,6 +40,8 @@ class NoteCode(StrEnum):
     FAINT_TILE_LEFT_OUT = "faint_tile_left_out"
     READ_AS_THIRTEEN = "read_as_thirteen"
     FAINT_TILE_TAKEN = "faint_tile_taken"
+    FAINT_FLOWER_TAKEN = "faint_flower_taken"
+    FAINT_FLOWER_LEFT_OUT = "faint_flower_left_out"
     TILE_AT_EDGE = "tile_at_edge"
     # The decoding: which tiles they are.
     CONTEXT_FLOWERS = "context_flowers"

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from scoring import score as score_hand
 from scoring.hand import Hand, Waiting
 from vision.calibration import judged_with_set, reading_features, shipped_review_model
 from vision.context import ContextError, check_context
+from vision.faint_flowers import with_faint_flowers
 from vision.load import Photo, load_photo
 from vision.moves import STRAY_MIN_CONFIDENCE
 from vision.notes import Note, NoteCode
@@ -39,8 +41,8 @@ from vision.review import (
 from vision.search import THIRTEEN_AFTER_ALL
 from vision.search import read as search_read
 from vision.tileset import TileSet, TileSetError, joint_reading
-from vision.types import Tiles
-from vision.unseen import apart, with_faint_tile
+from vision.types import Tiles, concatenate
+from vision.unseen import FaintReader, apart, with_faint_tile
 
 # Names callers import from here.
 __all__ = [
@@ -137,7 +139,7 @@ class Recognizer:
         this classifier: `vision.teaching.reembedded`). Raises PhotoError (bad photo),
         ContextError, TileSetError (a set this classifier cannot use)."""
         checked = check_context(context)
-        photo, tiles, timings = self._read_timed(data, tileset)
+        photo, tiles, timings, faintly = self._read_timed(data, tileset)
         result = interpret(
             tiles,
             checked,
@@ -145,7 +147,7 @@ class Recognizer:
             timings=timings,
             image_size=photo.original_size,
             objectness=self.objectness,
-            faint=self.faint_reader(photo, tiles, tileset),
+            faint=self.faint_reader(photo, tiles, tileset, faintly),
             taught=tileset is not None and judged_with_set(tileset.coverage),
         )
         result.models, result.sha256, result.photo = self.models, photo.sha256, photo
@@ -157,25 +159,26 @@ class Recognizer:
     ) -> tuple[Photo, Tiles]:
         """The models' half of `recognize`: the photo loaded, its tiles detected and named
         (with `tileset`'s looks where given). Raises PhotoError (bad photo)."""
-        photo, tiles, _ = self._read_timed(data, tileset)
+        photo, tiles, _, _ = self._read_timed(data, tileset)
         return photo, tiles
 
     def _read_timed(
         self, data: bytes | str | Path, tileset: TileSet | None
-    ) -> tuple[Photo, Tiles, dict[str, float]]:
-        """`read_tiles`, and the milliseconds each stage took."""
+    ) -> tuple[Photo, Tiles, dict[str, float], Tiles]:
+        """`read_tiles`, the milliseconds each stage took, and the tiles the detector's
+        passes found only faintly (from FAINT_CONFIDENCE), not yet read."""
         if tileset is not None and len(tileset) and tileset.model != self.classifier_digest:
             raise TileSetError(f"set {tileset.name!r} was embedded by another classifier")
         watch = Stopwatch()
         photo = load_photo(data)
         watch.lap("load")
-        tiles = self.detector.detect(photo)
+        tiles, faintly = self.detector.detect_with_faint(photo, FAINT_CONFIDENCE)
         watch.lap("detect")
         tiles = self.classifier.classify(photo, tiles)
         if tileset is not None:
             tiles = self.read_with_set(photo, tiles, tileset)
         watch.lap("classify")
-        return photo, tiles, watch.laps
+        return photo, tiles, watch.laps, faintly
 
     def faint_tiles(self, photo: Photo) -> Tiles:
         """The photo's tiles found at FAINT_CONFIDENCE, classified: what an enrollment photo
@@ -183,17 +186,38 @@ class Recognizer:
         return self.classifier.classify(photo, self.detector.detect(photo, FAINT_CONFIDENCE))
 
     def faint_reader(
-        self, photo: Photo, tiles: Tiles, tileset: TileSet | None = None
-    ) -> Callable[[], Tiles]:
-        """What `interpret` asks for as `faint`, read only when asked: the photo's tiles
-        found at FAINT_CONFIDENCE on none of `tiles`, classified (with `tileset`'s looks)."""
+        self,
+        photo: Photo,
+        tiles: Tiles,
+        tileset: TileSet | None = None,
+        faintly: Tiles | None = None,
+    ) -> FaintReader:
+        """What `interpret` asks for as `faint`: the tiles the detector's passes found only
+        faintly (from FAINT_CONFIDENCE; `faintly` where the passes that found `tiles` kept
+        them, else the photo is detected again when first asked) on none of `tiles`, each
+        classified (with `tileset`'s looks) once, when first asked for."""
+        found: list[Tiles] = []  # the faint tiles apart, unread
+        read: dict[int, Tiles] = {}  # each one read, by its index among them
 
-        def read() -> Tiles:
-            found = self.detector.detect(photo, FAINT_CONFIDENCE)
-            named = self.classifier.classify(photo, found[np.flatnonzero(apart(found, tiles))])
-            return named if tileset is None else self.read_with_set(photo, named, tileset)
+        def faint(keep: Callable[[Tiles], npt.NDArray[np.bool_]] | None = None) -> Tiles:
+            if not found:
+                near = faintly
+                if near is None:
+                    near = self.detector.detect_with_faint(photo, FAINT_CONFIDENCE)[1]
+                found.append(near[np.flatnonzero(apart(near, tiles))])
+            wanted = np.arange(len(found[0])) if keep is None else np.flatnonzero(keep(found[0]))
+            unread = [int(k) for k in wanted if int(k) not in read]
+            if unread:
+                named = self.classifier.classify(photo, found[0][np.array(unread)])
+                if tileset is not None:
+                    named = self.read_with_set(photo, named, tileset)
+                read.update({k: named[np.array([j])] for j, k in enumerate(unread)})
+            out = Tiles.empty()
+            for k in wanted:
+                out = concatenate(out, read[int(k)])
+            return out
 
-        return read
+        return faint
 
     def read_with_set(self, photo: Photo, tiles: Tiles, tileset: TileSet) -> Tiles:
         """Classified `tiles` read with a taught set: the faces it finds unlike all its
@@ -215,7 +239,7 @@ def interpret(
     timings: dict[str, float] | None = None,
     image_size: tuple[int, int] | None = None,
     objectness: Objectness | bool = True,
-    faint: Callable[[], Tiles] | None = None,
+    faint: FaintReader | None = None,
     taught: bool = False,
 ) -> Recognition:
     """Layout, decoding, scoring and the review flag for tiles already detected and classified.
@@ -228,7 +252,8 @@ def interpret(
     detector's slips and the hand's readings.
 
     `faint` gives the photo's tiles the detector found only faintly, asked for where the
-    tiles read as 13 waiting to win (`vision.unseen`: the win's tile may be one of them).
+    tiles read as 13 waiting to win (`vision.unseen`: the win's tile may be one of them) and
+    where a hand is read (`vision.faint_flowers`: a pale flower beside it may be one).
 
     `taught`: the tiles were read with a taught set shown most faces, whose readings P(right)
     judges by a model of their own (`vision.calibration.ReviewModel.for_reading`,
@@ -254,6 +279,10 @@ def interpret(
             searched.tiles, searched.found, faint(), lambda t: search_read(t, checked, _priors())
         )
         searched = completed or searched
+    if faint is not None and "flowers" not in checked:
+        # A pale flower beside the win found only faintly: no hand needs it, so nothing
+        # else would look for it (`vision.faint_flowers`). Flowers the player gives stand.
+        searched = with_faint_flowers(searched, faint, lambda t: search_read(t, checked, _priors()))
     tiles, found, decoded = searched.tiles, searched.found, searched.decoded
     watch.lap("decode")
     notes = [*found.notes, *(n for n in decoded.notes if n not in found.notes)]

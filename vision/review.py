@@ -55,6 +55,11 @@ UNFAMILIAR_SET_READING = 0.6
 UNFAMILIAR_SET_TILES = 3
 TOO_MANY_COPIES = "the photo shows more than four of one tile: some are misread"
 WHICH_FLOWER = "which flower a flower tile is may be wrong"
+# Readings that rest on a tile the detector found only faintly (`vision.unseen`,
+# `vision.faint_flowers`): taken or left out, whether it is there is a guess.
+_FAINT_GUESSES = frozenset(
+    {NoteCode.FAINT_TILE_TAKEN, NoteCode.FAINT_FLOWER_TAKEN, NoteCode.FAINT_FLOWER_LEFT_OUT}
+)
 MELD_WITHOUT_CROSSWISE_TILE = (
     "concealed tiles lie where melds lie: a meld whose crosswise tile was not seen?"
 )
@@ -96,7 +101,7 @@ def review_notes(
         notes.append(Note(NoteCode.OVERRULED_READING, message, changed))
     if found.doubt is not None:
         notes.append(found.doubt)
-    notes += [n for n in found.notes if n.code is NoteCode.FAINT_TILE_TAKEN and n not in notes]
+    notes += [n for n in found.notes if n.code in _FAINT_GUESSES and n not in notes]
     if tiles is not None and (run := _concealed_set_out_like_a_meld(found, tiles)):
         notes.append(Note(NoteCode.CONCEALED_SET_LIKE_MELD, MELD_WITHOUT_CROSSWISE_TILE, run))
     if decoded.left_out:

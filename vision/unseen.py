@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +35,14 @@ NEAR = 2.0
 # sure tiles again too, each at IoU 1 with itself.
 OWN_IOU = 0.5
 TAKEN = "a tile the detector found only faintly was taken into the hand: with it a win reads"
+
+
+class FaintReader(Protocol):
+    """The photo's tiles the detector found only faintly, on none of the sure ones, read by
+    the classifier: all, or those `keep` keeps (judged from the detector's output alone,
+    before reading: reading a face costs the classifier's time)."""
+
+    def __call__(self, keep: Callable[[Tiles], npt.NDArray[np.bool_]] | None = None) -> Tiles: ...
 
 
 def apart(faint: Tiles, tiles: Tiles) -> npt.NDArray[np.bool_]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from vision.pipeline import interpret
 from vision.recognition import hand_json
 from vision.simulate import lay_out_hand, tiles_from_annotations
 from vision.types import Tiles, concatenate
-from vision.unseen import apart, candidates
+from vision.unseen import FaintReader, apart, candidates
 
 HAND: dict[str, Any] = {
     "melds": [{"type": "pung", "tiles": ["C", "C", "C"], "claimed_from": "opposite"}],
@@ -20,6 +21,15 @@ HAND: dict[str, Any] = {
     "winning_tile": "W",
     "flowers": [],
 }
+
+
+def _reader(faint: Tiles) -> FaintReader:
+    """`faint` as recognition reads it: all, or those `keep` keeps."""
+
+    def read(keep: Callable[[Tiles], np.ndarray] | None = None) -> Tiles:
+        return faint if keep is None else faint[np.flatnonzero(keep(faint))]
+
+    return read
 
 
 def _split(missing: int) -> tuple[Tiles, Tiles, list[dict[str, Any]]]:
@@ -84,7 +94,7 @@ def test_a_winning_tile_found_only_faintly_completes_the_win_and_is_flagged() ->
     tiles, faint, _ = _split(_winning(ann))
     without = interpret(tiles)
     assert without.decoded.waiting  # the sure tiles alone: 13 waiting
-    result = interpret(tiles, faint=lambda: faint)
+    result = interpret(tiles, faint=_reader(faint))
     assert result.decoded.hand is not None and not result.decoded.waiting
     assert hand_json(result.decoded.hand)["winning_tile"] == "W"
     (taken,) = [n for n in result.doubts if n.code is NoteCode.FAINT_TILE_TAKEN]
@@ -92,15 +102,21 @@ def test_a_winning_tile_found_only_faintly_completes_the_win_and_is_flagged() ->
     assert result.review  # whether that tile is there is a guess
 
 
-def test_faint_tiles_are_asked_for_only_when_13_tiles_are_read() -> None:
+def test_a_win_read_asks_for_the_faint_tiles_once_for_its_flowers_alone() -> None:
+    """A win read needs no faint tile to complete it; its flowers may lie among them
+    (`vision.faint_flowers`), so they are asked for once."""
     ann = lay_out_hand(HAND)
     tiles = tiles_from_annotations(ann, np.random.default_rng(0), (40.0, 41.0))
+    asked: list[int] = []
 
-    def never() -> Tiles:
-        raise AssertionError("a win was read: no faint tile is needed")
+    def faint(keep: object = None) -> Tiles:
+        asked.append(1)
+        return Tiles.empty()
 
-    result = interpret(tiles, faint=never)
+    result = interpret(tiles, faint=faint)
     assert result.decoded.hand is not None and not result.decoded.waiting
+    assert asked == [1]
+    assert all(n.code is not NoteCode.FAINT_TILE_TAKEN for n in result.notes)
 
 
 def test_a_faint_tile_with_which_no_win_reads_is_not_taken() -> None:
@@ -111,7 +127,7 @@ def test_a_faint_tile_with_which_no_win_reads_is_not_taken() -> None:
     tiles, faint, _ = _split(winning)
     faint.probs[:] = 0.0
     faint.probs[0, 0] = 1.0  # read as 1m: with it no win is legal
-    result = interpret(tiles, faint=lambda: faint)
+    result = interpret(tiles, faint=_reader(faint))
     assert result.decoded.waiting
     assert all(n.code is not NoteCode.FAINT_TILE_TAKEN for n in result.notes)
 
