@@ -4,13 +4,14 @@ A declared win's flowers lie beside the hand, and some sets print them pale (a l
 colour, a thin numeral). The detector finds such a face under its threshold, the hand reads
 as legal without it, and a flower is lost from the reading with no doubt raised: no hand
 needs its flowers. The detector's passes keep their fainter peaks
-(`vision.detect.Detector.detect_with_faint`); each one that lies on no tile is read, and
-those read mostly as a flower (`FLOWER_MASS`) are judged by a logistic model of whether the
-face is one of the win's flowers: its detector confidence, flower mass, top probability and
-tileness, how far it lies from the win's nearest tile and from its nearest flower, and
-whether the win shows flowers at all (`FEATURES`). The model is fitted on the faint
-detections of rendered wins of the held-out designs, each read as a user would
-(`python benchmarks/faint_flowers.py fit`; seeds and figures in docs/recognize.md).
+(`vision.detect.Detector.detect_with_faint`); each one that lies on no tile is read where
+it could reach DOUBT once read (`bound`), and those read mostly as a flower (`FLOWER_MASS`)
+are judged by a logistic model of whether the face is one of the win's flowers: its
+detector confidence, flower mass, top probability and tileness, how far it lies from the
+win's nearest tile and from its nearest flower, and whether the win shows flowers at all
+(`FEATURES`). The model is fitted on the faint detections of rendered wins of the held-out
+designs, each read as a user would (`python benchmarks/faint_flowers.py fit`; seeds and
+figures in docs/recognize.md).
 
 A face likelier a flower than not (`TAKE`) is taken among the flowers, where the reading with
 it keeps the same hand and only adds flowers; a face at least `DOUBT` likely is left out.
