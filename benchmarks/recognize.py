@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.score import score as score_hand
 from scoring.tiles import BACK, FLOWERS
-from vision.load import load_photo, read_header
+from vision.load import Photo, load_photo, read_header
 from vision.looks import describe
-from vision.pipeline import Recognition, Recognizer, interpret
+from vision.pipeline import FAINT_CONFIDENCE, Recognition, Recognizer, interpret
 from vision.recognition import hand_json
 from vision.simulate import tiles_from_annotations
 from vision.tileset import TileSet
@@ -222,15 +223,24 @@ def faint_of(
     recognizer: Recognizer, jpg: Path, tiles: Tiles, tileset: TileSet | None = None
 ) -> FaintReader:
     """What `interpret` asks for as `faint`, as recognition gives it: the photo's faint
-    tiles on none of `tiles` (the photo loaded and detected only when first asked)."""
+    tiles on none of `tiles` (the photo loaded and detected only when first asked, and once
+    for its readings one after another: with and without a set)."""
     reader: list[FaintReader] = []
 
     def faint(keep: Callable[[Tiles], np.ndarray] | None = None) -> Tiles:
         if not reader:
-            reader.append(recognizer.faint_reader(load_photo(jpg), tiles, tileset))
+            photo, faintly = _faint_peaks(recognizer, jpg)
+            reader.append(recognizer.faint_reader(photo, tiles, tileset, faintly))
         return reader[0](keep)
 
     return faint
+
+
+@lru_cache(maxsize=1)
+def _faint_peaks(recognizer: Recognizer, jpg: Path) -> tuple[Photo, Tiles]:
+    """The photo decoded, and the peaks the detector's passes find only faintly on it."""
+    photo = load_photo(jpg)
+    return photo, recognizer.detector.detect_with_faint(photo, FAINT_CONFIDENCE)[1]
 
 
 def add_no_faint(parser: argparse.ArgumentParser) -> None:
